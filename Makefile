@@ -1,0 +1,55 @@
+# plugsched: pluggable CPU schedulers for Linux 6.12 LTS.
+#
+#   make bench    boot every policy and print comparison tables (main job)
+#   make test     check + kernels + boots + selftests + KUnit
+#   make kernel [DEBUG=1]   build build/bzImage (build/debug/bzImage)
+#   make run SCHED=o1 [CPUS=4] [NODES=2] [CMD="..."]
+#   make patches  write out/patches/ and out/plugsched-6.12.patch
+#   make apply KSRC=/path/to/linux-6.12
+#   make check    checkpatch --strict and sparse on our files
+
+T := tools/testing/plugsched
+SCHED ?= eevdf
+CPUS ?= 2
+NODES ?= 1
+CMD ?=
+
+.PHONY: all kernel initramfs run patches apply check test bench torture clean help
+
+all: help
+
+help:
+	@sed -n '3,10p' Makefile
+
+kernel:
+ifeq ($(DEBUG),1)
+	@$(T)/kernel.sh debug
+else
+	@$(T)/kernel.sh prod
+endif
+	@$(T)/initramfs.sh
+
+initramfs:
+	@$(T)/initramfs.sh
+
+run:
+	@$(T)/run.sh -k $(if $(filter 1,$(DEBUG)),build/debug/bzImage,build/bzImage) \
+		-s $(SCHED) -c $(CPUS) -n $(NODES) $(if $(APPEND),-a "$(APPEND)") $(CMD)
+
+patches:
+	@$(T)/patches.sh
+
+apply:
+	@$(T)/apply.sh "$(KSRC)"
+
+check:
+	@$(T)/check.sh
+
+test:
+	@$(T)/test.sh
+
+bench:
+	@$(T)/bench.sh
+
+clean:
+	rm -rf build out

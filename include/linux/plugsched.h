@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plugsched: the interface between the pluggable scheduler core and the
+ * policies. A policy implements &struct plugsched_ops and uses the helpers
+ * below; it never sees struct sched_class or struct rq.
+ *
+ * See Documentation/scheduler/plugsched.rst.
+ */
+#ifndef _LINUX_PLUGSCHED_H
+#define _LINUX_PLUGSCHED_H
+
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
+#include <linux/list.h>
+#include <linux/plugsched_types.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+
+struct seq_file;
+
+/* Queues in a priority array; the last one holds SCHED_IDLE tasks. */
+#define PLUGSCHED_NR_SLOTS	64
+#define PLUGSCHED_IDLE_SLOT	(PLUGSCHED_NR_SLOTS - 1)
+
+/* Flags passed to &plugsched_ops.enqueue. */
+#define PLUGSCHED_ENQ_WAKEUP	0x01	/* the task woke up */
+#define PLUGSCHED_ENQ_NEW	0x02	/* first enqueue of a new task */
+#define PLUGSCHED_ENQ_MIGRATED	0x04	/* moved here while runnable */
+#define PLUGSCHED_ENQ_RESTORE	0x08	/* back after a nice/policy change */
+
+/* Flags passed to &plugsched_ops.dequeue. */
+#define PLUGSCHED_DEQ_SLEEP	0x01	/* the task goes to sleep */
+#define PLUGSCHED_DEQ_MIGRATE	0x04	/* moving to another CPU while runnable */
+#define PLUGSCHED_DEQ_SAVE	0x08	/* dequeued for a nice/policy change */
+
+/**
+ * struct plugsched_rq - the part of a CPU's runqueue the core keeps for
+ * the plugged policy
+ * @nr_running:	plugged tasks queued on this CPU, the running one included
+ * @nr_idle:	how many of them are SCHED_IDLE
+ * @load:	sum of the queued tasks' load weights
+ * @cpu:	the CPU this runqueue belongs to
+ * @next_balance: jiffies of the next periodic balance
+ * @next_kick:	jiffies before which no idle CPU is kicked again
+ * @kick_backoff: current kick interval in jiffies (doubles while kicks fail)
+ * @nr_pulled:	tasks this CPU pulled from others, for statistics
+ *
+ * Policies keep their own per-CPU state in per-CPU variables indexed by
+ * @cpu, so that switching policies never has to resize struct rq.
+ */
+struct plugsched_rq {
+	unsigned int		nr_running;
+	unsigned int		nr_idle;
+	unsigned long		load;
+	int			cpu;
+	unsigned long		next_balance;
+	unsigned long		next_kick;
+	unsigned long		kick_backoff;
+	unsigned long		nr_pulled;
+};
+
+/**
+ * struct plugsched_prio_array - a bitmap-indexed array of FIFO queues
+ * @bitmap:	bit n set when @queue[n] is not empty
+ * @nr_queued:	tasks on all queues
+ * @queue:	one FIFO per slot; lower slots are picked first
+ *
+ * The O(1) structure: insert, remove and pick-first are constant time.
+ */
+struct plugsched_prio_array {
+	u64			bitmap;
+	unsigned int		nr_queued;
+	struct list_head	queue[PLUGSCHED_NR_SLOTS];
+};
+
+/**
+ * struct plugsched_knob - a tunable of a policy, shown in /proc/sys/kernel
+ * @name:	file name under /proc/sys/kernel
+ * @unit:	unit for the documentation and the boot log ("ms", "ns", ...)
+ * @value:	the policy's variable; read it with READ_ONCE()
+ * @min:	smallest accepted value
+ * @max:	largest accepted value
+ * @def:	value set each time the policy is activated
+ * @choices:	NULL for a number; else a NULL-terminated list of the strings
+ *		accepted, and *@value is the index of the chosen one
+ *
+ * Writes outside [@min, @max], or that are not exactly one number (or one
+ * of @choices), fail with -EINVAL and leave *@value unchanged.
+ */
+struct plugsched_knob {
+	const char		*name;
+	const char		*unit;
+	int			*value;
+	int			min;
+	int			max;
+	int			def;
+	const char * const	*choices;
+};
+
+/**
+ * struct plugsched_ops - a scheduling policy for normal tasks
+ * @name:	name used with sched= and in /sys/kernel/plugsched
+ * @knobs:	the policy's tunables, registered while it is active
+ * @nr_knobs:	number of entries in @knobs
+ * @balance_ms:	periodic balance interval of a busy CPU, in ms
+ * @idle_balance_ms: periodic balance interval of an idle CPU, in ms
+ * @imbalance_pct: a busier CPU is pulled from when its load exceeds this
+ *		CPU's by this percentage (125: 25% more)
+ * @balance_by_load: balance summed load weights rather than task counts
+ *
+ * @init:	activation: set up global state. Knobs already hold their
+ *		defaults and may be adjusted (e.g. scaled by CPU count).
+ *		Called before any task is handed to the policy.
+ * @exit:	deactivation: no task is queued on the policy any more.
+ * @init_rq:	set up the per-CPU state of @prq->cpu; called for every
+ *		possible CPU before @init returns to the core.
+ * @task_init:	give @p fresh policy state: @p is new to the policy (a new
+ *		task, a task coming from another class or from another policy).
+ *		@p is not queued.
+ * @fork:	@p is a new child of @parent (current). Both are stable;
+ *		@parent's runqueue is locked when @parent_prq is not NULL
+ *		(i.e. the parent runs under this policy). @task_init was
+ *		called on @p already. Optional.
+ * @enqueue:	@p becomes runnable on @prq. PLUGSCHED_ENQ_* @flags.
+ * @dequeue:	@p stops being runnable on @prq. PLUGSCHED_DEQ_* @flags.
+ * @pick:	return the task to run next; @prq->nr_running > 0. The task
+ *		running now is still queued when @pick is called, unless the
+ *		policy took it off in @set_next. Must not return NULL.
+ * @set_next:	@p starts running. Optional.
+ * @put_prev:	@p, still queued, stops running. Optional.
+ * @charge:	@p ran for @delta ns; the core already charged @p's slice.
+ *		Optional.
+ * @slice_expired: @p's slice (p->plugsched.slice) is used up: refill it and
+ *		requeue @p. Return true to reschedule.
+ * @tick:	called every tick for the running @p whose slice is left.
+ *		Return true to reschedule. Optional.
+ * @preempt:	should the woken @p preempt the running @curr? SCHED_BATCH
+ *		and SCHED_IDLE rules are applied by the core before asking.
+ * @yield:	the running @p yields the CPU.
+ * @prio_changed: nice or policy of the queued @p changed (the core already
+ *		dequeued and enqueued it with the RESTORE/SAVE flags). Optional.
+ * @migration_candidate: return a task queued on @src that may move to
+ *		@dst_cpu (see plugsched_can_migrate()), in the order the policy
+ *		prefers to give tasks away, or NULL.
+ * @select_cpu:	choose a CPU for @p waking (@wake_flags WF_TTWU), forking
+ *		(WF_FORK) or exec'ing (WF_EXEC). Optional; the core's
+ *		plugsched_select_cpu() is used otherwise.
+ * @balance:	periodic or idle balancing of @this; return tasks pulled.
+ *		Optional; plugsched_balance() is used otherwise.
+ * @show_task:	print @p's policy fields to /proc/PID/sched. Optional.
+ * @rr_interval: the task's round-robin interval in ns, for
+ *		sched_rr_get_interval(). Optional.
+ * @knob_changed: @knob got a new value. Optional.
+ *
+ * All callbacks but @init, @exit, @init_rq, @task_init and @knob_changed
+ * run with the runqueue lock of @prq held and interrupts disabled; none
+ * may sleep. None may assume the policy was chosen at boot: a policy can
+ * be activated and deactivated while the system runs.
+ */
+struct plugsched_ops {
+	const char			*name;
+	const struct plugsched_knob	*knobs;
+	unsigned int			nr_knobs;
+	unsigned int			balance_ms;
+	unsigned int			idle_balance_ms;
+	unsigned int			imbalance_pct;
+	bool				balance_by_load;
+
+	int	(*init)(void);
+	void	(*exit)(void);
+	void	(*init_rq)(struct plugsched_rq *prq);
+	void	(*task_init)(struct task_struct *p);
+	void	(*fork)(struct plugsched_rq *parent_prq, struct task_struct *parent,
+			struct task_struct *p);
+	void	(*enqueue)(struct plugsched_rq *prq, struct task_struct *p,
+			   unsigned int flags);
+	void	(*dequeue)(struct plugsched_rq *prq, struct task_struct *p,
+			   unsigned int flags);
+	struct task_struct *(*pick)(struct plugsched_rq *prq);
+	void	(*set_next)(struct plugsched_rq *prq, struct task_struct *p);
+	void	(*put_prev)(struct plugsched_rq *prq, struct task_struct *p);
+	void	(*charge)(struct plugsched_rq *prq, struct task_struct *p, u64 delta);
+	bool	(*slice_expired)(struct plugsched_rq *prq, struct task_struct *p);
+	bool	(*tick)(struct plugsched_rq *prq, struct task_struct *p);
+	bool	(*preempt)(struct plugsched_rq *prq, struct task_struct *curr,
+			   struct task_struct *p);
+	void	(*yield)(struct plugsched_rq *prq, struct task_struct *p);
+	void	(*prio_changed)(struct plugsched_rq *prq, struct task_struct *p);
+	struct task_struct *(*migration_candidate)(struct plugsched_rq *src,
+						   int dst_cpu, bool idle);
+	int	(*select_cpu)(struct task_struct *p, int prev_cpu, int wake_flags);
+	int	(*balance)(struct plugsched_rq *this, bool idle);
+	void	(*show_task)(struct seq_file *m, struct task_struct *p);
+	u64	(*rr_interval)(struct task_struct *p);
+	void	(*knob_changed)(const struct plugsched_knob *knob);
+};
+
+/* The built-in policies (kernel/sched/plugsched_<name>.c). */
+extern const struct plugsched_ops plugsched_o1_ops;
+
+/* Core services for policies (kernel/sched/plugsched.c). */
+u64 plugsched_clock(struct plugsched_rq *prq);
+struct task_struct *plugsched_curr(struct plugsched_rq *prq);
+void plugsched_resched(struct plugsched_rq *prq);
+struct plugsched_rq *plugsched_cpu_rq(int cpu);
+bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
+			   int dst_cpu, bool idle);
+int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
+int plugsched_balance(struct plugsched_rq *this, bool idle);
+void plugsched_array_init(struct plugsched_prio_array *array);
+struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
+					       struct plugsched_prio_array *array,
+					       int dst_cpu, bool idle);
+unsigned long plugsched_task_weight(const struct task_struct *p);
+
+/**
+ * plugsched_task_priv - a policy's private per-task state
+ * @p:		the task
+ * @type:	the policy's per-task structure type
+ *
+ * Return: a pointer to @p's policy-private area as a @type pointer.
+ */
+#define plugsched_task_priv(p, type) ({					\
+	BUILD_BUG_ON(sizeof(type) > sizeof((p)->plugsched.priv));		\
+	BUILD_BUG_ON(__alignof__(type) > __alignof__(u64));		\
+	(type *)(p)->plugsched.priv;						\
+})
+
+/**
+ * plugsched_task_is_idle - whether @p has the SCHED_IDLE policy
+ * @p:		the task
+ *
+ * Return: true for a SCHED_IDLE task, which only runs when nothing else
+ * of the policy is runnable on its CPU.
+ */
+static inline bool plugsched_task_is_idle(const struct task_struct *p)
+{
+	return p->policy == SCHED_IDLE;
+}
+
+/**
+ * plugsched_task_nice - @p's nice value
+ * @p:		the task
+ *
+ * Return: -20..19.
+ */
+static inline int plugsched_task_nice(const struct task_struct *p)
+{
+	return PRIO_TO_NICE(p->static_prio);
+}
+
+/**
+ * plugsched_array_add - queue @p on @array at @slot
+ * @array:	the priority array
+ * @p:		a task not on any array
+ * @slot:	0 (picked first) .. PLUGSCHED_IDLE_SLOT
+ * @head:	queue at the head of the slot instead of the tail
+ */
+static inline void plugsched_array_add(struct plugsched_prio_array *array,
+				       struct task_struct *p, unsigned int slot,
+				       bool head)
+{
+	struct list_head *queue = &array->queue[slot];
+
+	if (head)
+		list_add(&p->plugsched.run_list, queue);
+	else
+		list_add_tail(&p->plugsched.run_list, queue);
+	array->bitmap |= BIT_ULL(slot);
+	array->nr_queued++;
+	p->plugsched.array = array;
+	p->plugsched.slot = slot;
+}
+
+/**
+ * plugsched_array_del - take @p off the array it is queued on
+ * @p:		a task queued on a priority array
+ */
+static inline void plugsched_array_del(struct task_struct *p)
+{
+	struct plugsched_prio_array *array = p->plugsched.array;
+	unsigned int slot = p->plugsched.slot;
+
+	list_del_init(&p->plugsched.run_list);
+	if (list_empty(&array->queue[slot]))
+		array->bitmap &= ~BIT_ULL(slot);
+	array->nr_queued--;
+	p->plugsched.array = NULL;
+}
+
+/**
+ * plugsched_array_requeue - move @p to the tail of its slot
+ * @p:		a task queued on a priority array
+ */
+static inline void plugsched_array_requeue(struct task_struct *p)
+{
+	struct plugsched_prio_array *array = p->plugsched.array;
+
+	list_move_tail(&p->plugsched.run_list, &array->queue[p->plugsched.slot]);
+}
+
+/**
+ * plugsched_array_first_slot - the lowest non-empty slot of @array
+ * @array:	the priority array
+ *
+ * Return: the slot, or PLUGSCHED_NR_SLOTS when @array is empty.
+ */
+static inline unsigned int
+plugsched_array_first_slot(const struct plugsched_prio_array *array)
+{
+	return array->bitmap ? __ffs64(array->bitmap) : PLUGSCHED_NR_SLOTS;
+}
+
+/**
+ * plugsched_array_first - the task at the head of the lowest non-empty slot
+ * @array:	the priority array
+ *
+ * Return: the task, or NULL when @array is empty.
+ */
+static inline struct task_struct *
+plugsched_array_first(const struct plugsched_prio_array *array)
+{
+	if (!array->bitmap)
+		return NULL;
+	return list_first_entry(&array->queue[__ffs64(array->bitmap)],
+				struct task_struct, plugsched.run_list);
+}
+
+/**
+ * plugsched_array_slot_singular - whether @p is alone in its slot
+ * @p:		a task queued on a priority array
+ *
+ * Return: true when no other task shares @p's slot.
+ */
+static inline bool plugsched_array_slot_singular(const struct task_struct *p)
+{
+	const struct plugsched_prio_array *array = p->plugsched.array;
+
+	return list_is_singular(&array->queue[p->plugsched.slot]);
+}
+
+#endif /* _LINUX_PLUGSCHED_H */

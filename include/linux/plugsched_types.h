@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-task state of the pluggable scheduler policies, embedded in
+ * task_struct. Kept apart from <linux/plugsched.h> so that task_struct
+ * does not pull in the policy API.
+ */
+#ifndef _LINUX_PLUGSCHED_TYPES_H
+#define _LINUX_PLUGSCHED_TYPES_H
+
+#include <linux/types.h>
+
+/* Room for a policy's own per-task fields, in u64 words. */
+#define PLUGSCHED_TASK_PRIV_WORDS	9
+
+/**
+ * struct plugsched_task - per-task state shared by all plugsched policies
+ * @run_list:	link in a &struct plugsched_prio_array queue
+ * @array:	the priority array @run_list is queued on, NULL if none
+ * @slice:	time slice left, in ns; the core charges run time against it
+ * @last_ran:	rq clock (ns) when the task last stopped running
+ * @runnable_at: jiffies when the task last became runnable or ran
+ * @slot:	queue index within @array
+ * @flags:	PLUGSCHED_TF_* flags, owned by the core
+ * @nr_node_migrations: migrations that changed the task's NUMA node
+ * @priv:	policy-private state, see plugsched_task_priv()
+ *
+ * The whole structure is 128 bytes; a policy whose per-task state does
+ * not fit in @priv fails to build (BUILD_BUG_ON in plugsched_task_priv()).
+ */
+struct plugsched_task {
+	struct list_head	run_list;
+	void			*array;
+	s64			slice;
+	u64			last_ran;
+	unsigned long		runnable_at;
+	u16			slot;
+	u16			flags;
+	u32			nr_node_migrations;
+	u64			priv[PLUGSCHED_TASK_PRIV_WORDS];
+};
+
+#endif /* _LINUX_PLUGSCHED_TYPES_H */

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the O(1) policy's formulas and of the plugsched priority
+ * array. Included by plugsched_o1.c so that the static helpers are tested
+ * as they are built.
+ */
+#include <kunit/test.h>
+
+static void o1_test_timeslice(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, o1_timeslice_ns(NICE_TO_PRIO(-20), 100), 800 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, o1_timeslice_ns(NICE_TO_PRIO(0), 100), 100 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, o1_timeslice_ns(NICE_TO_PRIO(19), 100), 5 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, o1_timeslice_ns(NICE_TO_PRIO(10), 100), 50 * NSEC_PER_MSEC);
+	/* Never below MIN_TIMESLICE, whatever the knob. */
+	KUNIT_EXPECT_EQ(test, o1_timeslice_ns(NICE_TO_PRIO(19), 5), 5 * NSEC_PER_MSEC);
+}
+
+static void o1_test_bonus(struct kunit *test)
+{
+	int sp = NICE_TO_PRIO(0);
+
+	/* No sleep: 5 levels worse; a full sleep_avg: 5 levels better. */
+	KUNIT_EXPECT_EQ(test, o1_effective_prio(sp, 0), sp + 5);
+	KUNIT_EXPECT_EQ(test, o1_effective_prio(sp, O1_MAX_SLEEP_AVG), sp - 5);
+	KUNIT_EXPECT_EQ(test, o1_effective_prio(sp, O1_MAX_SLEEP_AVG / 2), sp);
+	/* Clamped to the normal range. */
+	KUNIT_EXPECT_EQ(test, o1_effective_prio(NICE_TO_PRIO(-20), O1_MAX_SLEEP_AVG),
+			MAX_RT_PRIO);
+	KUNIT_EXPECT_EQ(test, o1_effective_prio(NICE_TO_PRIO(19), 0), MAX_PRIO - 1);
+}
+
+static void o1_test_interactive(struct kunit *test)
+{
+	int sp = NICE_TO_PRIO(0);
+
+	/* Nice 0 is interactive from a bonus of +2 (DELTA = 2). */
+	KUNIT_EXPECT_TRUE(test, o1_interactive(sp - 2, sp));
+	KUNIT_EXPECT_FALSE(test, o1_interactive(sp - 1, sp));
+	/* Nice 19 can never be: DELTA = 6 > the maximum bonus of 5. */
+	KUNIT_EXPECT_FALSE(test, o1_interactive(NICE_TO_PRIO(19) - 5, NICE_TO_PRIO(19)));
+	/* Nice -20 is interactive even with a small penalty (DELTA = -3). */
+	KUNIT_EXPECT_TRUE(test, o1_interactive(NICE_TO_PRIO(-20) + 3, NICE_TO_PRIO(-20)));
+}
+
+static void plugsched_test_prio_array(struct kunit *test)
+{
+	struct plugsched_prio_array *array;
+	struct task_struct *t;
+	int i;
+
+	array = kunit_kzalloc(test, sizeof(*array), GFP_KERNEL);
+	t = kunit_kcalloc(test, 3, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, array);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+
+	plugsched_array_init(array);
+	KUNIT_EXPECT_NULL(test, plugsched_array_first(array));
+	KUNIT_EXPECT_EQ(test, plugsched_array_first_slot(array), PLUGSCHED_NR_SLOTS);
+
+	for (i = 0; i < 3; i++)
+		INIT_LIST_HEAD(&t[i].plugsched.run_list);
+	plugsched_array_add(array, &t[0], 20, false);
+	plugsched_array_add(array, &t[1], 5, false);
+	plugsched_array_add(array, &t[2], 5, false);
+	KUNIT_EXPECT_EQ(test, array->nr_queued, 3U);
+	KUNIT_EXPECT_EQ(test, array->bitmap, BIT_ULL(5) | BIT_ULL(20));
+	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_first(array), &t[1]);
+
+	/* Round robin within a slot. */
+	plugsched_array_requeue(&t[1]);
+	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_first(array), &t[2]);
+
+	plugsched_array_del(&t[2]);
+	plugsched_array_del(&t[1]);
+	KUNIT_EXPECT_EQ(test, array->bitmap, BIT_ULL(20));
+	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_first(array), &t[0]);
+	KUNIT_EXPECT_TRUE(test, plugsched_array_slot_singular(&t[0]));
+
+	plugsched_array_add(array, &t[1], PLUGSCHED_IDLE_SLOT, false);
+	plugsched_array_add(array, &t[2], 20, true);
+	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_first(array), &t[2]);
+	plugsched_array_del(&t[2]);
+	plugsched_array_del(&t[0]);
+	KUNIT_EXPECT_EQ(test, plugsched_array_first_slot(array),
+			(unsigned int)PLUGSCHED_IDLE_SLOT);
+	plugsched_array_del(&t[1]);
+	KUNIT_EXPECT_EQ(test, array->nr_queued, 0U);
+	KUNIT_EXPECT_EQ(test, array->bitmap, 0ULL);
+}
+
+static struct kunit_case plugsched_o1_test_cases[] = {
+	KUNIT_CASE(o1_test_timeslice),
+	KUNIT_CASE(o1_test_bonus),
+	KUNIT_CASE(o1_test_interactive),
+	KUNIT_CASE(plugsched_test_prio_array),
+	{}
+};
+
+static struct kunit_suite plugsched_o1_test_suite = {
+	.name = "plugsched_o1",
+	.test_cases = plugsched_o1_test_cases,
+};
+
+kunit_test_suite(plugsched_o1_test_suite);

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Build the guest initramfs: busybox-static, rt-tests' hackbench and
+# cyclictest with their libraries, and the plugsched selftests.
+# Output: build/initramfs.cpio.gz
+. "$(dirname "$0")/lib.sh"
+
+ensure_packages
+out=$B/initramfs.cpio.gz
+root=$B/initramfs
+st=$TOP/tools/testing/selftests/plugsched
+kst=$KSRC/tools/testing/selftests
+
+[ -f "$kst/kselftest.h" ] || die "no patched tree in $KSRC: run make kernel first"
+newest=$(ls -t "$st"/* "$TOP"/tools/testing/plugsched/init "$0" | head -1)
+[ -f "$out" ] && [ "$out" -nt "$newest" ] && exit 0
+
+log "building initramfs"
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,proc,sys,dev,tmp,etc,root}
+cp /bin/busybox "$root/bin/busybox"
+for app in $("$root/bin/busybox" --list); do
+	[ "$app" = busybox ] || ln -sf busybox "$root/bin/$app"
+done
+
+# The selftests, static so that they need nothing in the guest.
+mkdir -p "$B/selftests"
+gcc -O2 -Wall -Werror -static -I"$kst" -o "$root/usr/bin/plugsched_test" \
+	"$kst/plugsched/plugsched_test.c" -lpthread
+
+# rt-tests binaries with the shared libraries they load.
+for bin in /usr/bin/hackbench /usr/bin/cyclictest; do
+	cp "$bin" "$root/usr/bin/"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
+
+cp "$TOP/tools/testing/plugsched/init" "$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
+mv "$out.tmp" "$out"
+log "initramfs: $(du -h "$out" | cut -f1)"

@@ -1,0 +1,83 @@
+#!/bin/bash
+# Build the plugsched test kernel: kernel.sh [prod|debug]
+# prod lands at build/bzImage, debug at build/debug/bzImage.
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:-prod}
+ensure_packages
+
+# 1. Pristine tree, unpacked once.
+if [ ! -f "$PRISTINE/.plugsched-pristine" ]; then
+	log "unpacking $SRC_TAR"
+	unpack_pristine "$PRISTINE"
+	touch "$PRISTINE/.plugsched-pristine"
+fi
+
+# 2. Patched tree: rebuilt when the project's kernel files change. Files are
+#    synced by content so that make only rebuilds what really changed.
+inputs=$( (cd "$TOP" && cat Kconfig patches/series patches/*.patch \
+	$(overlay_files | cut -d: -f1)) | sha1sum | cut -d' ' -f1)
+if [ "$(cat "$KSRC/.plugsched-inputs" 2>/dev/null)" != "$inputs" ]; then
+	log "preparing patched tree in $KSRC"
+	rm -rf "$B/stage"
+	cp -a "$PRISTINE" "$B/stage"
+	apply_project "$B/stage"
+	mkdir -p "$KSRC"
+	rsync -rlp --checksum --delete --exclude=.plugsched-inputs "$B/stage/" "$KSRC/"
+	rm -rf "$B/stage"
+	echo "$inputs" > "$KSRC/.plugsched-inputs"
+fi
+
+# 3. Configure: tinyconfig + our fragments, redone when a fragment changes.
+cfgdir=$TOP/tools/testing/plugsched/configs
+frags="$cfgdir/base.config"
+obj=$B/obj
+if [ "$variant" = debug ]; then
+	frags="$frags $cfgdir/debug.config"
+	obj=$B/debug
+fi
+mkdir -p "$obj"
+cfgsum=$(cat $frags | sha1sum | cut -d' ' -f1)
+kmake() { make -s -C "$KSRC" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+if [ "$(cat "$obj/.plugsched-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$obj/.config" ]; then
+	log "configuring $variant kernel"
+	kmake tinyconfig >/dev/null
+	KCONFIG_CONFIG=$obj/.config "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" $frags >/dev/null
+	kmake olddefconfig >/dev/null
+	# Every option asked for (the last fragment wins) must have survived.
+	declare -A want=()
+	for f in $frags; do
+		while IFS= read -r line; do
+			case "$line" in
+			"# CONFIG_"*" is not set") o=${line#\# }; want[${o%% *}]=n ;;
+			CONFIG_*=*) want[${line%%=*}]=${line#*=} ;;
+			esac
+		done < "$f"
+	done
+	bad=0
+	for o in "${!want[@]}"; do
+		if [ "${want[$o]}" = n ]; then
+			grep -q "^$o=" "$obj/.config" && { log "not off: $o"; bad=1; }
+		else
+			grep -qx "$o=${want[$o]}" "$obj/.config" || { log "not set: $o=${want[$o]}"; bad=1; }
+		fi
+	done
+	[ $bad = 0 ] || die "configuration of the $variant kernel is incomplete"
+	echo "$cfgsum" > "$obj/.plugsched-config"
+fi
+
+# 4. Build.
+log "building $variant kernel ($JOBS jobs)"
+start=$(date +%s)
+if ! kmake -j"$JOBS" bzImage > "$obj/build.log" 2>&1; then
+	grep -E "error|Error" "$obj/build.log" | head -40 >&2
+	die "$variant kernel build failed, see $obj/build.log"
+fi
+grep -E "warning:" "$obj/build.log" >&2 || true
+if [ "$variant" = debug ]; then
+	cp "$obj/arch/x86/boot/bzImage" "$obj/bzImage"
+else
+	cp "$obj/arch/x86/boot/bzImage" "$B/bzImage"
+fi
+log "$variant kernel built in $(( $(date +%s) - start ))s"

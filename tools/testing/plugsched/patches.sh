@@ -1,0 +1,117 @@
+#!/bin/bash
+# make patches: write the whole patchset as a git format-patch series in
+# out/patches/ (with a series file) and as out/plugsched-6.12.patch.
+# --verify: also apply both to pristine trees, with git am and patch -p1.
+. "$(dirname "$0")/lib.sh"
+
+ensure_packages
+OUTD=$TOP/out
+PG=$B/pristine-git
+AUTHOR="plugsched developers <plugsched@localhost>"
+export GIT_AUTHOR_NAME="plugsched developers" GIT_AUTHOR_EMAIL=plugsched@localhost
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
+
+if [ ! -f "$PRISTINE/.plugsched-pristine" ]; then
+	unpack_pristine "$PRISTINE" && touch "$PRISTINE/.plugsched-pristine"
+fi
+# A git repository of the pristine tree, made once (Debian's .gitignore
+# ignores everything at the top level, hence add -f).
+if [ ! -f "$PG/.git/.plugsched-ready" ]; then
+	log "making a git repository of the pristine tree (once)"
+	rm -rf "$PG" && cp -a "$PRISTINE" "$PG" && rm -f "$PG/.plugsched-pristine"
+	git -C "$PG" init -q
+	git -C "$PG" add -A -f
+	git -C "$PG" commit -q -m "linux-source-6.12 (pristine)"
+	git -C "$PG" tag -f pristine >/dev/null
+	touch "$PG/.git/.plugsched-ready"
+fi
+
+g() { git -C "$PG" "$@"; }
+g checkout -q -f -B plugsched pristine
+g clean -q -f -d -x
+
+# commit SUBJECT BODY FILES...: add the new files as one commit.
+commit_new() {
+	local subject=$1 body=$2 pair f
+	shift 2
+	for f in "$@"; do
+		pair=$(overlay_files | grep "^$f:")
+		mkdir -p "$PG/$(dirname "${pair#*:}")"
+		cp "$TOP/$f" "$PG/${pair#*:}"
+		g add -f "${pair#*:}"
+	done
+	g commit -q -s -m "$subject" -m "$body"
+}
+
+cd "$TOP"
+commit_new "sched/plugsched: add the pluggable scheduler core" \
+"A core that lets several CPU scheduling policies for normal tasks live in
+one kernel. It defines plug_sched_class, the only place that knows about
+struct sched_class, and dispatches each class hook to the active policy's
+struct plugsched_ops. Shared mechanisms live here once: a 64-slot priority
+array with a bitmap, nice-to-weight, slice accounting on the tick, wakeup
+preemption rules for SCHED_BATCH and SCHED_IDLE, wakeup/fork/exec placement,
+idle pull and periodic balancing, and migration. Each policy declares its
+tunables once and the core registers the active policy's in
+/proc/sys/kernel; /sys/kernel/plugsched and /proc/scheduler report it.
+A policy is chosen at boot with sched=<name>; sched=eevdf keeps mainline." \
+	Kconfig include/linux/plugsched_types.h include/linux/plugsched.h kernel/sched/plugsched.c
+
+commit_new "sched/plugsched: add the O(1) policy" \
+"The O(1) scheduler of 2.6.0 .. 2.6.22 as a plugsched policy (sched=o1):
+active and expired arrays of 40 nice levels, slices of 800/100/5 ms at nice
+-20/0/19, a sleep_avg bonus of +-5 levels, interactive tasks reinserted
+into the active array unless the expired array starves, round robin of
+interactive peers every TIMESLICE_GRANULARITY, yield to the expired array,
+fork splitting the parent's slice, and balancing that gives expired tasks
+away first. DEF_TIMESLICE and the starvation limit are knobs. KUnit tests
+cover the slice and bonus formulas and the priority array." \
+	kernel/sched/plugsched_o1.c kernel/sched/plugsched_o1_kunit.c
+
+while read -r p; do
+	[ -n "$p" ] && [ "${p#\#}" = "$p" ] || continue
+	g am -q --whitespace=nowarn "$TOP/patches/$p" || { g am --abort; die "git am patches/$p failed"; }
+done < patches/series
+
+[ -f Documentation/scheduler/plugsched.rst ] && commit_new "Documentation/scheduler: document plugsched" \
+"How plugsched is built, its ops, how to add a policy, the sched= boot
+parameter and every policy's knobs with units, ranges and defaults." \
+	Documentation/scheduler/plugsched.rst
+
+commit_new "selftests/plugsched: add behaviour tests of the active policy" \
+"TAP tests run in a booted kernel: reported names, knob bounds and
+malformed writes, fairness (Jain index), nice ratios, starvation bounds,
+interactivity, SCHED_FIFO preemption, affinity and spreading, CPU hotplug
+under load, fork storms, SCHED_BATCH and SCHED_IDLE." \
+	$(ls tools/testing/selftests/plugsched/*)
+
+rm -rf "$OUTD/patches" && mkdir -p "$OUTD/patches"
+g format-patch -q -o "$OUTD/patches" pristine..plugsched
+(cd "$OUTD/patches" && ls 0*.patch > series)
+g diff pristine plugsched > "$OUTD/plugsched-6.12.patch"
+log "wrote $(wc -l < "$OUTD/patches/series") patches to out/patches and out/plugsched-6.12.patch"
+
+[ "${1:-}" = --verify ] || exit 0
+
+# git am of the series onto pristine.
+g checkout -q -f -B verify pristine
+g am -q "$OUTD"/patches/0*.patch || { g am --abort; die "git am of out/patches failed"; }
+[ -z "$(g diff plugsched verify)" ] || die "git am result differs from the patchset"
+echo "ok: git am of out/patches onto pristine"
+
+# patch -p1 of the series, then of the combined patch, onto pristine copies.
+for mode in series combined; do
+	rm -rf "$B/verify" && cp -a "$PRISTINE" "$B/verify"
+	if [ $mode = series ]; then
+		for p in $(cat "$OUTD/patches/series"); do
+			patch -s -p1 -d "$B/verify" < "$OUTD/patches/$p" || die "patch -p1 $p failed"
+		done
+	else
+		patch -s -p1 -d "$B/verify" < "$OUTD/plugsched-6.12.patch" || die "patch -p1 combined failed"
+	fi
+	diff -r -q "$B/verify/kernel" "$PG/kernel" >/dev/null || die "$mode: kernel/ differs from the patchset"
+	echo "ok: patch -p1 of the $mode patch onto pristine"
+done
+rm -rf "$B/verify"
+g checkout -q -f plugsched

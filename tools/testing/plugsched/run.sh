@@ -1,0 +1,55 @@
+#!/bin/bash
+# Boot a kernel under QEMU (TCG) with the plugsched initramfs.
+# run.sh [-k IMAGE] [-s SCHED] [-c CPUS] [-n NODES] [-a "EXTRA CMDLINE"]
+#        [-l LOG] [-t TIMEOUT_S] [CMD...]
+# Runs CMD in the guest and exits with its status; without CMD, a shell.
+. "$(dirname "$0")/lib.sh"
+
+img=$B/bzImage sched=eevdf cpus=2 nodes=1 extra= logf= tmo=900
+while getopts k:s:c:n:a:l:t: o; do
+	case $o in
+	k) img=$OPTARG ;; s) sched=$OPTARG ;; c) cpus=$OPTARG ;;
+	n) nodes=$OPTARG ;; a) extra=$OPTARG ;; l) logf=$OPTARG ;;
+	t) tmo=$OPTARG ;; *) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -f "$img" ] || die "no kernel image $img: run make kernel"
+[ -f "$B/initramfs.cpio.gz" ] || die "no initramfs: run make kernel"
+
+mem=1024
+numa=()
+smp=$cpus
+if [ "$nodes" -gt 1 ]; then
+	# a socket per node, so that no cache is shared across nodes
+	smp="$cpus,sockets=$nodes,cores=$((cpus / nodes)),threads=1"
+	per=$((cpus / nodes)) permem=$((mem / nodes))
+	for ((i = 0; i < nodes; i++)); do
+		numa+=(-object "memory-backend-ram,id=m$i,size=${permem}M"
+		       -numa "node,nodeid=$i,cpus=$((i * per))-$((i * per + per - 1)),memdev=m$i")
+	done
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+initrd=$B/initramfs.cpio.gz
+if [ $# -gt 0 ]; then
+	mkdir "$tmp/root"
+	printf '%s\n' "$*" > "$tmp/root/cmd"
+	(cd "$tmp/root" && echo cmd | cpio -o -H newc --quiet) > "$tmp/cmd.cpio"
+	cat "$B/initramfs.cpio.gz" "$tmp/cmd.cpio" > "$tmp/initrd"
+	initrd=$tmp/initrd
+fi
+
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" "${numa[@]}"
+      -kernel "$img" -initrd "$initrd" -nographic -no-reboot
+      -append "console=ttyS0 panic=-1 sched=$sched $extra")
+if [ $# -eq 0 ]; then
+	exec "${qemu[@]}"
+fi
+logf=${logf:-$tmp/console.log}
+timeout "$tmo" "${qemu[@]}" < /dev/null > "$logf" 2>&1 || true
+rc=$(grep -a -o 'PLUGSCHED-EXIT=[0-9]*' "$logf" | tail -1 | cut -d= -f2)
+[ -z "${PLUGSCHED_QUIET:-}" ] && [ "$logf" = "$tmp/console.log" ] && cat "$logf"
+[ -n "$rc" ] || { log "guest did not finish (timeout ${tmo}s or crash)"; exit 124; }
+exit "$rc"

@@ -1,0 +1,161 @@
+#!/bin/bash
+# make test: static checks, both kernels, boots per policy with the
+# selftests and KUnit, and the patchset applied to a pristine tree.
+# Last line: "N passed, N failed"; exit status non-zero on any failure.
+. "$(dirname "$0")/lib.sh"
+set +e
+
+T=$TOP/tools/testing/plugsched
+OUT=$B/test
+mkdir -p "$OUT"
+PASS=0 FAIL=0 START=$(date +%s)
+# Rough cost of each remaining step in seconds, for the "left" estimate.
+declare -A COST=([check]=60 [prod]=900 [debug]=900 [patches]=180 [boot]=150)
+remaining=$((60 + 900 + 900 + 180 + 7 * 150))
+
+result() { # status description
+	if [ "$1" = 0 ]; then
+		PASS=$((PASS + 1)); echo "ok - $2"
+	else
+		FAIL=$((FAIL + 1)); echo "not ok - $2"
+	fi
+}
+step() { # cost-key description
+	local el=$(( $(date +%s) - START ))
+	printf '\n== [%02d:%02d elapsed, ~%d min left] %s\n' $((el / 60)) $((el % 60)) \
+		$(( (remaining + 59) / 60 )) "$2"
+	remaining=$((remaining - ${COST[$1]}))
+	[ $remaining -lt 0 ] && remaining=0
+}
+
+# Count a check script's "ok"/"not ok" lines.
+count_lines() {
+	local line
+	while IFS= read -r line; do
+		echo "$line"
+		case "$line" in
+		"ok "*) PASS=$((PASS + 1)) ;;
+		"not ok "*) FAIL=$((FAIL + 1)) ;;
+		esac
+	done
+}
+
+step prod "build the production kernel"
+"$T/kernel.sh" prod; result $? "production kernel builds (build/bzImage)"
+step debug "build the debug kernel (lockdep, DEBUG_ATOMIC_SLEEP, UBSAN)"
+"$T/kernel.sh" debug; result $? "debug kernel builds (build/debug/bzImage)"
+"$T/initramfs.sh"; result $? "initramfs builds"
+
+step check "checkpatch and sparse"
+count_lines < <("$T/check.sh" 2>&1)
+
+# The guest command prologue: TAP wrappers around each selftest.
+prologue='
+t() { out=$("$@" 2>&1); rc=$?; echo "$out"
+      if [ $rc != 0 ] && ! echo "$out" | grep -q "^not ok"; then echo "not ok 1 $* exited $rc"; fi; }
+tc() { d=$1; shift; if "$@" > /tmp/out 2>&1; then echo "ok 1 $d"; else echo "not ok 1 $d"; sed "s/^/# /" /tmp/out | tail -20; fi; }
+hb() { tc "hackbench $*" hackbench "$@"; }
+'
+HB='hb -g 4 -l 50
+hb -g 4 -l 50 -p
+hb -g 4 -l 50 -T
+hb -g 4 -l 50 -p -T'
+O1_KNOBS="o1_def_timeslice_ms:100:5:1000 o1_starvation_limit_ms:1000:0:60000"
+
+BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
+
+# boot NAME IMAGE SCHED CPUS NODES "EXTRA CMDLINE" COMMANDS
+boot() {
+	local name=$1 img=$2 sched=$3 cpus=$4 nodes=$5 extra=$6 cmds=$7 t0=$(date +%s)
+	local log=$OUT/$name.log rc
+	step boot "boot $name: sched=$sched, $cpus CPUs, $nodes node(s)"
+	PLUGSCHED_QUIET=1 "$T/run.sh" -k "$img" -s "$sched" -c "$cpus" -n "$nodes" \
+		-a "$extra" -l "$log" -t 900 "$prologue$cmds"
+	rc=$?
+	count_lines < <(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | tr -d '\r' |
+		grep -E '^(ok|not ok) [0-9]|^# ' | grep -v '^# Totals\|^# Planned\|^# SKIP')
+	result $([ $rc != 124 ] && echo 0 || echo 1) "$name: guest ran to the end ($(( $(date +%s) - t0 ))s)"
+	bad=$(grep -a -E "$BAD_PATTERNS" "$log" | head -5)
+	[ -z "$bad" ] || echo "$bad" | sed 's/^/# /'
+	result $([ -z "$bad" ] && echo 0 || echo 1) "$name: no WARN, BUG, lockdep, UBSAN or hung task in the log"
+}
+
+boot eevdf "$B/bzImage" eevdf 2 1 "" "
+t plugsched_test names eevdf
+t plugsched_test knobs -o1_def_timeslice_ms -o1_starvation_limit_ms
+t plugsched_test fair 4 2 0.95
+t plugsched_test nice 10 7 12
+t plugsched_test batch
+t plugsched_test fork 2000
+$HB"
+
+boot unknown "$B/bzImage" no-such-policy 2 1 "" "
+t plugsched_test names eevdf
+t plugsched_test knobs -o1_def_timeslice_ms
+dmesg | grep -q 'unknown scheduler \"no-such-policy\"' && echo 'ok 1 unknown name warned' || echo 'not ok 1 unknown name warned'
+dmesg | grep -q 'choices: eevdf o1' && echo 'ok 1 warning lists the choices' || echo 'not ok 1 warning lists the choices'"
+
+# Timing checks run on 2 vCPUs (as many as the build machine's cores), so
+# that the host never deschedules a vCPU for long, and before anything else
+# runs in the background.
+boot o1 "$B/bzImage" o1 2 1 "" "
+t plugsched_test names o1
+t plugsched_test knobs $O1_KNOBS
+dmesg | grep -q 'plugsched: CPU scheduler: o1' && echo 'ok 1 boot log names o1' || echo 'not ok 1 boot log names o1'
+grep -q 'o1.sleep_avg_ns' /proc/self/sched && echo 'ok 1 /proc/PID/sched shows o1 fields' || echo 'not ok 1 /proc/PID/sched shows o1 fields'
+t plugsched_test fair 6 2 0.95
+t plugsched_test nice 5 1.15 1.55 5000
+t plugsched_test nice 10 1.7 2.3 5000
+t plugsched_test starve 8 1000
+t plugsched_test interactive
+t plugsched_test rt 5000
+t plugsched_test batch
+t plugsched_test fork 10000
+$HB"
+# KUnit ran during that boot.
+kunit=$(grep -a -E '# plugsched_o1: pass:[0-9]+ fail:[0-9]+' "$OUT/o1.log" | tail -1)
+echo "# KUnit: ${kunit:-no plugsched_o1 summary}"
+result $(echo "$kunit" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit plugsched_o1 suite passes"
+
+step patches "make patches; apply to a pristine tree with git am and patch -p1 (background)"
+("$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &
+patches_pid=$!
+
+boot o1-smp4 "$B/bzImage" o1 4 1 "" "
+t plugsched_test fair 4 4 0.95
+t plugsched_test affinity
+t plugsched_test hotplug 3"
+
+# Knobs from the command line: a valid value takes, an invalid one is
+# refused and the default stays.
+boot o1-numa "$B/bzImage" o1 4 2 "sysctl.kernel.o1_def_timeslice_ms=50 sysctl.kernel.o1_starvation_limit_ms=-5" "
+t plugsched_test names o1
+n=\$(ls -d /sys/devices/system/node/node* | wc -l); [ \$n = 2 ] && echo 'ok 1 guest sees 2 NUMA nodes' || echo \"not ok 1 guest sees \$n NUMA nodes\"
+[ \$(cat /proc/sys/kernel/o1_def_timeslice_ms) = 50 ] && echo 'ok 1 sysctl.kernel.o1_def_timeslice_ms=50 on the command line took' || echo 'not ok 1 sysctl.kernel.o1_def_timeslice_ms=50 on the command line took'
+[ \$(cat /proc/sys/kernel/o1_starvation_limit_ms) = 1000 ] && echo 'ok 1 sysctl.kernel.o1_starvation_limit_ms=-5 refused, default kept' || echo 'not ok 1 sysctl.kernel.o1_starvation_limit_ms=-5 refused, default kept'
+t plugsched_test fair 8 4 0.95
+t plugsched_test affinity
+$HB"
+
+boot o1-debug "$B/debug/bzImage" o1 4 1 "" "
+t plugsched_test names o1
+t plugsched_test fair 4 4 0.9
+t plugsched_test batch
+t plugsched_test affinity
+t plugsched_test hotplug 3
+t plugsched_test fork 2000
+$HB"
+
+boot eevdf-debug "$B/debug/bzImage" eevdf 2 1 "" "
+t plugsched_test names eevdf
+t plugsched_test fork 1000
+$HB"
+
+wait $patches_pid
+sed 's/^/# /' "$OUT/patches.log" | tail -15
+result "$(cat "$OUT/patches.rc")" "make patches output applies to pristine 6.12 with git am and with patch -p1"
+
+el=$(( $(date +%s) - START ))
+printf '\n== done in %d min %d s\n' $((el / 60)) $((el % 60))
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
