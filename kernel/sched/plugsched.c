@@ -200,6 +200,9 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
 	/* SCHED_BATCH and SCHED_IDLE never preempt on wakeup. */
 	if (plugsched_task_is_idle(p) || p->policy == SCHED_BATCH)
 		return;
+	/* A synchronous waker on this CPU is about to sleep: let it. */
+	if ((flags & WF_SYNC) && cpu_of(rq) == smp_processor_id())
+		return;
 
 	update_curr_plug(rq);
 	if (ps_ops->preempt(&rq->plug, curr, p))
@@ -455,8 +458,9 @@ static int balance_plug(struct rq *rq, struct task_struct *prev,
  * @prev_cpu:	the CPU @p last ran on
  * @wake_flags:	WF_TTWU, WF_FORK or WF_EXEC
  *
- * A waking task stays where it ran if that CPU is idle, else takes an idle
- * CPU sharing the last-level cache. A new or exec'ing task goes to the
+ * A waking task stays where it ran if that CPU is idle, else takes the CPU
+ * of a synchronous waker that runs alone there, else an idle CPU sharing the
+ * last-level cache. A new or exec'ing task goes to the
  * allowed CPU with the fewest runnable tasks. Balancing fixes the rest.
  *
  * Return: the CPU; the core falls back to an allowed one if needed.
@@ -469,9 +473,16 @@ int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 	int cpu, best = -1;
 
 	if (wake_flags & WF_TTWU) {
+		int this_cpu = smp_processor_id();
+
 		if (cpumask_test_cpu(prev_cpu, p->cpus_ptr) &&
 		    available_idle_cpu(prev_cpu))
 			return prev_cpu;
+
+		/* A synchronous waker is about to sleep: take its CPU. */
+		if ((wake_flags & WF_SYNC) && cpumask_test_cpu(this_cpu, p->cpus_ptr) &&
+		    cpu_active(this_cpu) && cpu_rq(this_cpu)->nr_running <= 1)
+			return this_cpu;
 
 		rcu_read_lock();
 		sd = rcu_dereference(per_cpu(sd_llc, prev_cpu));

@@ -52,17 +52,17 @@ def table(title, keys, unit):
     if not keys:
         return
     print(f"\n{title} ({unit}; median [min..max] of runs; ratio to eevdf, lower is better)")
-    print("%-8s" % "policy" + "".join("%26s" % k for k in keys))
+    print("%-8s" % "policy" + "".join("  %28s" % k for k in keys))
     for p in pols:
         row = "%-8s" % p
         for k in keys:
             v = data[k].get(p)
             if not v:
-                row += "%26s" % "-"; continue
+                row += "  %28s" % "-"; continue
             med = statistics.median(v)
             base = data[k].get("eevdf")
             ratio = " %.2fx" % (med / statistics.median(base)) if base else ""
-            row += "%26s" % ("%.2f [%.2f..%.2f]%s" % (med, min(v), max(v), ratio))
+            row += "  %28s" % ("%.2f [%.2f..%.2f]%s" % (med, min(v), max(v), ratio))
         print(row)
 table("Pipe ping-pong round trip", ["pingpong_1cpu_us", "pingpong_2cpu_us"], "us")
 table("hackbench, sockets, 100 loops, by groups", [f"hackbench_sock_g{g}" for g in (1, 2, 4, 8)], "s")

@@ -113,5 +113,17 @@ for mode in series combined; do
 	diff -r -q "$B/verify/kernel" "$PG/kernel" >/dev/null || die "$mode: kernel/ differs from the patchset"
 	echo "ok: patch -p1 of the $mode patch onto pristine"
 done
+# make apply: applies once; a second time it fails and changes nothing.
+rm -rf "$B/verify" && cp -a "$PRISTINE" "$B/verify"
+"$(dirname "$0")/apply.sh" "$B/verify" >/dev/null 2>&1 || die "make apply to a pristine tree failed"
+diff -r -q "$B/verify/kernel" "$PG/kernel" >/dev/null || die "make apply: kernel/ differs from the patchset"
+before=$(find "$B/verify" -printf '%p %s %T@\n' | sort | sha1sum)
+if "$(dirname "$0")/apply.sh" "$B/verify" > "$B/apply-again.log" 2>&1; then
+	die "make apply onto an already patched tree did not fail"
+fi
+grep -q "FAILED\|Reversed" "$B/apply-again.log" || die "make apply did not name the failing hunks"
+[ "$before" = "$(find "$B/verify" -printf '%p %s %T@\n' | sort | sha1sum)" ] ||
+	die "a failed make apply changed the tree"
+echo "ok: make apply applies, and a failing one names the hunks and changes nothing"
 rm -rf "$B/verify"
 g checkout -q -f plugsched

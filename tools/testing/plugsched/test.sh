@@ -86,6 +86,7 @@ t plugsched_test knobs -o1_def_timeslice_ms -o1_starvation_limit_ms
 t plugsched_test fair 4 2 0.95
 t plugsched_test nice 10 7 12
 t plugsched_test batch
+t plugsched_test rt 5000
 t plugsched_test fork 2000
 $HB"
 
@@ -153,7 +154,7 @@ $HB"
 
 wait $patches_pid
 sed 's/^/# /' "$OUT/patches.log" | tail -15
-result "$(cat "$OUT/patches.rc")" "make patches output applies to pristine 6.12 with git am and with patch -p1"
+result "$(cat "$OUT/patches.rc")" "make patches output applies to pristine 6.12 with git am and with patch -p1; make apply is all or nothing"
 
 el=$(( $(date +%s) - START ))
 printf '\n== done in %d min %d s\n' $((el / 60)) $((el % 60))
