@@ -26,6 +26,9 @@
 
 #define PLUGSCHED_MAINLINE	"eevdf"
 
+/* The promise of plugsched_types.h: task_struct grows by 128 bytes at most. */
+static_assert(sizeof(struct plugsched_task) <= 128);
+
 /* p->plugsched.flags: which policy's state the task carries (0: none). */
 #define PLUGSCHED_TF_OWNER	0x00ff
 

@@ -37,8 +37,12 @@ if [ $# -gt 0 ]; then
 	mkdir "$tmp/root"
 	printf '%s\n' "$*" > "$tmp/root/cmd"
 	(cd "$tmp/root" && echo cmd | cpio -o -H newc --quiet) > "$tmp/cmd.cpio"
-	cat "$B/initramfs.cpio.gz" "$tmp/cmd.cpio" > "$tmp/initrd"
+	# The kernel finds a second archive only at a 4-byte aligned offset.
+	cp "$B/initramfs.cpio.gz" "$tmp/initrd"
+	truncate -s %4 "$tmp/initrd"
+	cat "$tmp/cmd.cpio" >> "$tmp/initrd"
 	initrd=$tmp/initrd
+	extra="$extra plugsched_cmd=1"
 fi
 
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" "${numa[@]}"
