@@ -115,14 +115,14 @@ static void plugsched_task_init(struct task_struct *p)
 	ps_ops->task_init(p);
 }
 
-/* Charge the running task's run time to its slice and to the policy. */
+/*
+ * Charge the running task's run time to its slice and to the policy.
+ * Every caller knows the running task is a plugged one.
+ */
 static void update_curr_plug(struct rq *rq)
 {
 	struct task_struct *curr = plug_rq_curr(rq);
 	s64 delta;
-
-	if (curr->sched_class != &plug_sched_class)
-		return;
 
 	delta = update_curr_common(rq);
 	if (unlikely(delta <= 0))
@@ -463,8 +463,8 @@ static int balance_plug(struct rq *rq, struct task_struct *prev,
  *
  * A waking task stays where it ran if that CPU is idle, else takes the CPU
  * of a synchronous waker that runs alone there, else an idle CPU sharing the
- * last-level cache. A new or exec'ing task goes to the
- * allowed CPU with the fewest runnable tasks. Balancing fixes the rest.
+ * last-level cache. A new or exec'ing task goes to the allowed CPU with the
+ * fewest runnable tasks. Balancing fixes the rest.
  *
  * Return: the CPU; the core falls back to an allowed one if needed.
  */
