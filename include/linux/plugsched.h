@@ -126,8 +126,10 @@ struct plugsched_knob {
  * @pick:	return the task to run next; @prq->nr_running > 0. The task
  *		running now is still queued when @pick is called, unless the
  *		policy took it off in @set_next. Must not return NULL.
- * @set_next:	@p starts running. Optional.
- * @put_prev:	@p, still queued, stops running. Optional.
+ * @set_next:	the queued @p starts running. Optional.
+ * @put_prev:	@p, still queued, stops running. Not called for a running
+ *		task the policy dequeued already (it slept, or its nice or
+ *		policy changes: then @enqueue and @set_next follow). Optional.
  * @charge:	@p ran for @delta ns; the core already charged @p's slice.
  *		Optional.
  * @slice_expired: @p's slice (p->plugsched.slice) is used up: refill it and
@@ -197,6 +199,8 @@ struct plugsched_ops {
 
 /* The built-in policies (kernel/sched/plugsched_<name>.c). */
 extern const struct plugsched_ops plugsched_o1_ops;
+extern const struct plugsched_ops plugsched_cfs_ops;
+extern const struct plugsched_ops plugsched_sd_ops;
 
 /* Core services for policies (kernel/sched/plugsched.c). */
 u64 plugsched_clock(struct plugsched_rq *prq);
@@ -212,6 +216,7 @@ struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 					       struct plugsched_prio_array *array,
 					       int dst_cpu, bool idle);
 unsigned long plugsched_task_weight(const struct task_struct *p);
+u64 plugsched_scale_delta(const struct task_struct *p, u64 delta);
 
 /**
  * plugsched_task_priv - a policy's private per-task state
@@ -225,6 +230,17 @@ unsigned long plugsched_task_weight(const struct task_struct *p);
 	BUILD_BUG_ON(__alignof__(type) > __alignof__(u64));		\
 	(type *)(p)->plugsched.priv;						\
 })
+
+/**
+ * plugsched_priv_task - the task owning a policy-private area
+ * @priv:	a pointer returned by plugsched_task_priv()
+ *
+ * Return: the task whose p->plugsched.priv @priv is.
+ */
+static inline struct task_struct *plugsched_priv_task(void *priv)
+{
+	return container_of(priv, struct task_struct, plugsched.priv);
+}
 
 /**
  * plugsched_task_is_idle - whether @p has the SCHED_IDLE policy
@@ -297,6 +313,27 @@ static inline void plugsched_array_requeue(struct task_struct *p)
 	struct plugsched_prio_array *array = p->plugsched.array;
 
 	list_move_tail(&p->plugsched.run_list, &array->queue[p->plugsched.slot]);
+}
+
+/**
+ * plugsched_array_move_slot - append every task of slot @from to slot @to
+ * @array:	the priority array
+ * @from:	the slot to empty
+ * @to:		the slot whose queue the tasks join, behind its own tasks
+ *
+ * Constant time, however many tasks move. Their p->plugsched.slot still
+ * says @from: the policy must be able to tell where they went, and set
+ * the slot right before handing such a task to plugsched_array_del() or
+ * plugsched_array_requeue().
+ */
+static inline void plugsched_array_move_slot(struct plugsched_prio_array *array,
+					     unsigned int from, unsigned int to)
+{
+	if (list_empty(&array->queue[from]))
+		return;
+	list_splice_tail_init(&array->queue[from], &array->queue[to]);
+	array->bitmap &= ~BIT_ULL(from);
+	array->bitmap |= BIT_ULL(to);
 }
 
 /**

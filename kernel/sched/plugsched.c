@@ -31,11 +31,19 @@ static_assert(sizeof(struct plugsched_task) <= 128);
 
 /* p->plugsched.flags: which policy's state the task carries (0: none). */
 #define PLUGSCHED_TF_OWNER	0x00ff
+/* The policy has the task queued (between its enqueue and dequeue calls). */
+#define PLUGSCHED_TF_QUEUED	0x0100
 
 /* Built-in policies; index + 1 is the owner tag kept in p->plugsched.flags. */
 static const struct plugsched_ops * const plugsched_policies[] = {
 #ifdef CONFIG_PLUGSCHED_O1
 	&plugsched_o1_ops,
+#endif
+#ifdef CONFIG_PLUGSCHED_CFS
+	&plugsched_cfs_ops,
+#endif
+#ifdef CONFIG_PLUGSCHED_SD
+	&plugsched_sd_ops,
 #endif
 };
 
@@ -87,6 +95,30 @@ unsigned long plugsched_task_weight(const struct task_struct *p)
 	return scale_load_down(p->se.load.weight);
 }
 
+/**
+ * plugsched_scale_delta - run time in nice-0 units: @delta * 1024 / weight
+ * @p:		the task that ran; its weight follows nice (1.25x per step)
+ *		and is minimal for SCHED_IDLE
+ * @delta:	ns @p ran
+ *
+ * Multiplies by the precomputed inverse weight 2^32/weight instead of
+ * dividing, so it is cheap enough for every accounting update.
+ *
+ * Return: the scaled time in ns; @delta itself at nice 0.
+ */
+u64 plugsched_scale_delta(const struct task_struct *p, u64 delta)
+{
+	unsigned long w = scale_load_down(p->se.load.weight);
+	u32 inv = p->se.load.inv_weight;
+
+	if (likely(w == SCHED_CAPACITY_SCALE))
+		return delta;
+	if (unlikely(!inv))
+		return div64_ul(delta << SCHED_FIXEDPOINT_SHIFT, max(w, 1UL));
+	/* inv_weight = 2^32 / weight (fair.c's WMULT_SHIFT is 32) */
+	return mul_u64_u32_shr(delta << SCHED_FIXEDPOINT_SHIFT, inv, 32);
+}
+
 void plugsched_array_init(struct plugsched_prio_array *array)
 {
 	int i;
@@ -111,7 +143,8 @@ static void plugsched_task_init(struct task_struct *p)
 	p->plugsched.last_ran = 0;
 	p->plugsched.runnable_at = jiffies;
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
-	p->plugsched.flags = (p->plugsched.flags & ~PLUGSCHED_TF_OWNER) | ps_owner;
+	p->plugsched.flags &= ~(PLUGSCHED_TF_OWNER | PLUGSCHED_TF_QUEUED);
+	p->plugsched.flags |= ps_owner;
 	ps_ops->task_init(p);
 }
 
@@ -155,6 +188,7 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	prq->nr_running++;
 	prq->nr_idle += plugsched_task_is_idle(p);
 	prq->load += plugsched_task_weight(p);
+	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
 	ps_ops->enqueue(prq, p, pflags);
 	add_nr_running(rq, 1);
 }
@@ -175,6 +209,7 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		pflags |= PLUGSCHED_DEQ_MIGRATE;
 
 	ps_ops->dequeue(prq, p, pflags);
+	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
 	prq->nr_running--;
 	prq->nr_idle -= plugsched_task_is_idle(p);
 	prq->load -= plugsched_task_weight(p);
@@ -224,7 +259,8 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 {
 	update_curr_plug(rq);
 	p->plugsched.last_ran = rq_clock(rq);
-	if (task_on_rq_queued(p)) {
+	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
+	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
 		p->plugsched.runnable_at = jiffies;
 		if (ps_ops->put_prev)
 			ps_ops->put_prev(&rq->plug, p);
@@ -235,7 +271,7 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
 	p->plugsched.runnable_at = jiffies;
-	if (ps_ops->set_next)
+	if (ps_ops->set_next && (p->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		ps_ops->set_next(&rq->plug, p);
 }
 

@@ -69,6 +69,32 @@ away first. DEF_TIMESLICE and the starvation limit are knobs. KUnit tests
 cover the slice and bonus formulas and the priority array." \
 	kernel/sched/plugsched_o1.c kernel/sched/plugsched_o1_kunit.c
 
+commit_new "sched/plugsched: add the CFS-style policy" \
+"The Completely Fair Scheduler of 2007 (2.6.23/2.6.24) as a plugsched
+policy (sched=cfs): a per-CPU red-black tree of waiting tasks keyed by
+virtual runtime, advanced by run time * NICE_0_LOAD / weight with inverse
+weights, a monotonic min_vruntime that new, waking and migrating tasks are
+placed against (sleepers get at most half a latency period of credit, a
+child starts one share of the period late unless sched_child_runs_first),
+tick preemption once the running task leads the leftmost waiter by
+sched_granularity_ns, wakeup preemption beyond sched_wakeup_granularity_ns,
+yield behind the rightmost waiter, and balancing by load weight. KUnit
+tests cover placement, weight scaling and the tree's O(log n) height." \
+	kernel/sched/plugsched_cfs.c kernel/sched/plugsched_cfs_kunit.c
+
+commit_new "sched/plugsched: add the Staircase Deadline policy" \
+"Con Kolivas' Staircase Deadline scheduler (RSDL, SD 0.46/0.48 for 2.6.21)
+as a plugsched policy (sched=sd): active and expired arrays of the 40 nice
+levels; a task may run rr_interval at every level from its own down to the
+lowest and drops a level each time its quota there is used; each level's
+budget is the quota queued on it, and when it is spent the tasks left are
+pushed down together (minor rotation, O(1) with a list splice); expired
+tasks wait for the arrays to swap (major rotation). A waking task joins at
+the current level at best, keeping unused quota with the interactive knob.
+rr_interval scales with the CPUs as SD did. KUnit tests cover quota
+accounting, expiry and both rotations." \
+	kernel/sched/plugsched_sd.c kernel/sched/plugsched_sd_kunit.c
+
 while read -r p; do
 	[ -n "$p" ] && [ "${p#\#}" = "$p" ] || continue
 	g am -q --whitespace=nowarn "$TOP/patches/$p" || { g am --abort; die "git am patches/$p failed"; }

@@ -11,7 +11,7 @@ mkdir -p "$OUT"
 PASS=0 FAIL=0 START=$(date +%s)
 # Rough cost of each remaining step in seconds, for the "left" estimate.
 declare -A COST=([check]=60 [prod]=900 [debug]=900 [patches]=180 [boot]=150)
-remaining=$((60 + 900 + 900 + 180 + 7 * 150))
+remaining=$((60 + 900 + 900 + 180 + 13 * 150))
 
 result() { # status description
 	if [ "$1" = 0 ]; then
@@ -61,6 +61,14 @@ hb -g 4 -l 50 -p
 hb -g 4 -l 50 -T
 hb -g 4 -l 50 -p -T'
 O1_KNOBS="o1_def_timeslice_ms:100:5:1000 o1_starvation_limit_ms:1000:0:60000"
+CFS_KNOBS="sched_granularity_ns:6000000:100000:1000000000 sched_wakeup_granularity_ns:1000000:0:1000000000
+sched_latency_ns:20000000:100000:1000000000 sched_child_runs_first:0:0:1"
+CFS_KNOBS=$(echo $CFS_KNOBS)
+NO_O1_KNOBS="-o1_def_timeslice_ms -o1_starvation_limit_ms"
+NO_CFS_KNOBS="-sched_granularity_ns -sched_wakeup_granularity_ns -sched_latency_ns -sched_child_runs_first"
+# rr_interval scales with the CPUs: 8 ms x (1 + log2(2)) in the 2-CPU boots.
+SD_KNOBS="rr_interval:16:1:5000 interactive:1:0:1"
+NO_SD_KNOBS="-rr_interval -interactive"
 
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
 
@@ -86,7 +94,7 @@ boot() {
 
 boot eevdf "$B/bzImage" eevdf 2 1 "" "
 t plugsched_test names eevdf
-t plugsched_test knobs -o1_def_timeslice_ms -o1_starvation_limit_ms
+t plugsched_test knobs $NO_O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS
 t plugsched_test fair 4 2 0.95
 t plugsched_test nice 10 7 12
 t plugsched_test batch
@@ -96,16 +104,16 @@ $HB"
 
 boot unknown "$B/bzImage" no-such-policy 2 1 "" "
 t plugsched_test names eevdf
-t plugsched_test knobs -o1_def_timeslice_ms
+t plugsched_test knobs -o1_def_timeslice_ms -sched_granularity_ns
 dmesg | grep -q 'unknown scheduler \"no-such-policy\"' && echo 'ok 1 unknown name warned' || echo 'not ok 1 unknown name warned'
-dmesg | grep -q 'choices: eevdf o1' && echo 'ok 1 warning lists the choices' || echo 'not ok 1 warning lists the choices'"
+dmesg | grep -q 'choices: eevdf o1 cfs sd' && echo 'ok 1 warning lists the choices' || echo 'not ok 1 warning lists the choices'"
 
 # Timing checks run on 2 vCPUs (as many as the build machine's cores), so
 # that the host never deschedules a vCPU for long, and before anything else
 # runs in the background.
 boot o1 "$B/bzImage" o1 2 1 "" "
 t plugsched_test names o1
-t plugsched_test knobs $O1_KNOBS
+t plugsched_test knobs $O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS
 dmesg | grep -q 'plugsched: CPU scheduler: o1' && echo 'ok 1 boot log names o1' || echo 'not ok 1 boot log names o1'
 grep -q 'o1.sleep_avg_ns' /proc/self/sched && echo 'ok 1 /proc/PID/sched shows o1 fields' || echo 'not ok 1 /proc/PID/sched shows o1 fields'
 t plugsched_test fair 6 2 0.95
@@ -121,6 +129,61 @@ $HB"
 kunit=$(grep -a -E '# plugsched_o1: pass:[0-9]+ fail:[0-9]+' "$OUT/o1.log" | tail -1)
 echo "# KUnit: ${kunit:-no plugsched_o1 summary}"
 result $(echo "$kunit" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit plugsched_o1 suite passes"
+
+# CFS-style: nice ratios within 5% of the weight ratios (1024/820,
+# 1024/335, 1024/110), Jain >= 0.99, the three-job timeline of seed 002,
+# granularity changed at run time, sleeper latency below sched_latency_ns.
+boot cfs "$B/bzImage" cfs 2 1 "" "
+t plugsched_test names cfs
+t plugsched_test knobs $CFS_KNOBS $NO_O1_KNOBS $NO_SD_KNOBS
+dmesg | grep -q 'plugsched: CPU scheduler: cfs' && echo 'ok 1 boot log names cfs' || echo 'not ok 1 boot log names cfs'
+grep -q 'cfs.vruntime' /proc/self/sched && echo 'ok 1 /proc/PID/sched shows cfs fields' || echo 'not ok 1 /proc/PID/sched shows cfs fields'
+t plugsched_test nice 1 1.186 1.311
+t plugsched_test nice 5 2.904 3.210
+t plugsched_test nice 10 8.844 9.774
+t plugsched_test fair 2 2 0.99
+t plugsched_test fair 4 2 0.99
+t plugsched_test granularity sched_granularity_ns 1000000 100000000 5
+t plugsched_test timeline 2 0.05 5500 7560 7600
+t plugsched_test sleeper 4 20
+t plugsched_test interactive
+t plugsched_test starve 8 200
+t plugsched_test childfirst 1
+t plugsched_test childfirst 0
+t plugsched_test rt 5000
+t plugsched_test batch
+t plugsched_test fork 10000
+$HB"
+kunit=$(grep -a -E '# plugsched_cfs: pass:[0-9]+ fail:[0-9]+' "$OUT/cfs.log" | tail -1)
+echo "# KUnit: ${kunit:-no plugsched_cfs summary}"
+grep -a 'tree height' "$OUT/cfs.log" | sed 's/^.*# /# /' | tr -d '\r'
+result $(echo "$kunit" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit plugsched_cfs suite passes"
+
+# Staircase Deadline: nice 19 gets 1/20 of nice 0, nobody waits longer than
+# the design's bound for its level, rr_interval changed at run time, an
+# interbench-like X task meets its deadlines, the three-job timeline.
+boot sd "$B/bzImage" sd 2 1 "" "
+t plugsched_test names sd
+t plugsched_test knobs $SD_KNOBS $NO_O1_KNOBS $NO_CFS_KNOBS
+dmesg | grep -q 'plugsched: CPU scheduler: sd' && echo 'ok 1 boot log names sd' || echo 'not ok 1 boot log names sd'
+grep -q 'sd.level' /proc/self/sched && echo 'ok 1 /proc/PID/sched shows the level and quota' || echo 'not ok 1 /proc/PID/sched shows the level and quota'
+t plugsched_test nice 19 16 24
+t plugsched_test nice 10 1.8 2.2
+t plugsched_test fair 2 2 0.99
+t plugsched_test fair 4 2 0.99
+t plugsched_test sdbound 0 0 5 10
+t plugsched_test sdbound 0 -5 19 5
+t plugsched_test granularity rr_interval 1 100 5
+t plugsched_test deadline 4 10 100 8 95
+t plugsched_test timeline 2 0.05 5500 7560 7600
+t plugsched_test starve 8 400
+t plugsched_test rt 5000
+t plugsched_test batch
+t plugsched_test fork 10000
+$HB"
+kunit=$(grep -a -E '# plugsched_sd: pass:[0-9]+ fail:[0-9]+' "$OUT/sd.log" | tail -1)
+echo "# KUnit: ${kunit:-no plugsched_sd summary}"
+result $(echo "$kunit" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit plugsched_sd suite passes"
 
 step patches "make patches; apply to a pristine tree with git am and patch -p1 (background)"
 ("$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &
@@ -140,6 +203,37 @@ n=\$(ls -d /sys/devices/system/node/node* | wc -l); [ \$n = 2 ] && echo 'ok 1 gu
 [ \$(cat /proc/sys/kernel/o1_starvation_limit_ms) = 1000 ] && echo 'ok 1 sysctl.kernel.o1_starvation_limit_ms=-5 refused, default kept' || echo 'not ok 1 sysctl.kernel.o1_starvation_limit_ms=-5 refused, default kept'
 t plugsched_test fair 8 4 0.95
 t plugsched_test affinity
+$HB"
+
+boot cfs-smp4 "$B/bzImage" cfs 4 1 "" "
+t plugsched_test fair 8 4 0.99
+t plugsched_test fair 6 4 0.95
+t plugsched_test affinity
+t plugsched_test hotplug 3"
+
+boot sd-smp4 "$B/bzImage" sd 4 1 "" "
+t plugsched_test knobs rr_interval:24:1:5000
+t plugsched_test fair 8 4 0.95
+t plugsched_test affinity
+t plugsched_test hotplug 3"
+
+boot sd-debug "$B/debug/bzImage" sd 4 1 "" "
+t plugsched_test names sd
+t plugsched_test fair 4 4 0.9
+t plugsched_test batch
+t plugsched_test affinity
+t plugsched_test hotplug 3
+t plugsched_test fork 2000
+$HB"
+
+boot cfs-debug "$B/debug/bzImage" cfs 4 1 "" "
+t plugsched_test names cfs
+t plugsched_test fair 4 4 0.9
+t plugsched_test batch
+t plugsched_test affinity
+t plugsched_test hotplug 3
+t plugsched_test fork 2000
+t plugsched_test childfirst 1
 $HB"
 
 boot o1-debug "$B/debug/bzImage" o1 4 1 "" "

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Staircase Deadline policy (sched=sd), after Con Kolivas' RSDL/SD
+ * scheduler of 2007 (SD 0.46/0.48 for 2.6.21), on the plugsched core.
+ *
+ * Per CPU an active and an expired array of the 40 nice levels. A task of
+ * nice n may run rr_interval at every level from its own, n + 20, down to
+ * the lowest, 39: it starts at its level and drops one level each time it
+ * has used a quota there. After the last level it waits in the expired
+ * array; when nothing is left active the arrays swap and everybody starts
+ * again at the top of its staircase (a major rotation).
+ *
+ * Each level of the active array also has a budget: rr_interval for every
+ * task that entered it in this rotation. When the best level's budget is
+ * spent, whoever is still on it is pushed down one level (a minor
+ * rotation), and levels above the current one stay closed until the next
+ * major rotation: a task that wakes up joins at the current level at best.
+ * So how long anybody waits follows from the nice levels of the runnable
+ * tasks alone; there is no sleep/run estimator.
+ */
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/percpu.h>
+#include <linux/plugsched.h>
+#include <linux/seq_file.h>
+
+#define SD_LEVELS		NICE_WIDTH	/* 40 */
+#define SD_LOWEST		(SD_LEVELS - 1)
+#define SD_RR_BASE_MS		8
+
+/* Knobs */
+static int sd_rr_interval_ms = SD_RR_BASE_MS;
+static int sd_interactive = 1;
+
+static const struct plugsched_knob sd_knobs[] = {
+	{
+		.name	= "rr_interval",
+		.unit	= "ms",
+		.value	= &sd_rr_interval_ms,
+		.min	= 1,
+		.max	= 5000,
+		.def	= SD_RR_BASE_MS,
+	},
+	{
+		.name	= "interactive",
+		.unit	= "bool",
+		.value	= &sd_interactive,
+		.min	= 0,
+		.max	= 1,
+		.def	= 1,
+	},
+};
+
+struct sd_task {
+	u32	epoch;		/* rotation of @cpu that @level belongs to */
+	s16	cpu;		/* CPU whose staircase the task is on, -1: none */
+	u8	level;		/* 0..39 in the active array */
+	u8	quota_level;	/* level p->plugsched.slice was granted at */
+	u8	pulled;		/* just moved here while runnable */
+};
+
+struct sd_array {
+	struct plugsched_prio_array	pa;
+	s64				budget[SD_LEVELS];	/* ns left */
+	unsigned int			nr[SD_LEVELS];
+};
+
+struct sd_rq {
+	struct sd_array		arrays[2];
+	struct sd_array		*active;
+	struct sd_array		*expired;
+	unsigned int		level;		/* levels above are closed */
+	u32			epoch;		/* major rotations */
+	unsigned long		nr_minor;	/* minor rotations */
+};
+
+static DEFINE_PER_CPU(struct sd_rq, sd_rqs);
+
+static inline struct sd_task *sd_task(struct task_struct *p)
+{
+	return plugsched_task_priv(p, struct sd_task);
+}
+
+static inline struct sd_rq *sd_rq(struct plugsched_rq *prq)
+{
+	return per_cpu_ptr(&sd_rqs, prq->cpu);
+}
+
+static inline struct sd_array *sd_array_of(struct task_struct *p)
+{
+	return container_of((struct plugsched_prio_array *)p->plugsched.array,
+			    struct sd_array, pa);
+}
+
+static inline s64 sd_rr(void)
+{
+	return (s64)READ_ONCE(sd_rr_interval_ms) * NSEC_PER_MSEC;
+}
+
+static inline unsigned int sd_static_level(const struct task_struct *p)
+{
+	return p->static_prio - MAX_RT_PRIO;
+}
+
+/*
+ * A minor rotation moves a whole level at once without touching its
+ * tasks: every task the active array lists on a closed level is on the
+ * current one. Bring @p's fields up to date; a task pushed down starts
+ * the new level with a fresh quota.
+ */
+static void sd_fix(struct sd_rq *srq, struct task_struct *p)
+{
+	struct sd_task *st = sd_task(p);
+
+	if (p->plugsched.array != &srq->active->pa ||
+	    p->plugsched.slot >= srq->level || plugsched_task_is_idle(p))
+		return;
+	p->plugsched.slot = srq->level;
+	st->level = srq->level;
+	if (st->quota_level != st->level) {
+		st->quota_level = st->level;
+		p->plugsched.slice = sd_rr();
+	}
+}
+
+static void sd_add(struct sd_array *arr, struct task_struct *p, unsigned int level)
+{
+	/* A task pulled from a busier CPU, where it got less, goes first. */
+	plugsched_array_add(&arr->pa, p, level, sd_task(p)->pulled);
+	if (level < SD_LEVELS)
+		arr->nr[level]++;
+}
+
+static void sd_del(struct sd_rq *srq, struct task_struct *p)
+{
+	struct sd_array *arr = sd_array_of(p);
+
+	sd_fix(srq, p);
+	if (p->plugsched.slot < SD_LEVELS)
+		arr->nr[p->plugsched.slot]--;
+	plugsched_array_del(p);
+}
+
+/* @p starts @level of @arr with a fresh quota; the level's budget grows. */
+static void sd_enter(struct sd_array *arr, struct task_struct *p,
+		     unsigned int level, s64 quota)
+{
+	struct sd_task *st = sd_task(p);
+
+	st->level = level;
+	st->quota_level = level;
+	p->plugsched.slice = quota;
+	arr->budget[level] += quota;
+	sd_add(arr, p, level);
+}
+
+/* Used every level: wait in the expired array for the next rotation. */
+static void sd_expire(struct sd_rq *srq, struct task_struct *p)
+{
+	struct sd_task *st = sd_task(p);
+
+	st->epoch = srq->epoch + 1;
+	sd_enter(srq->expired, p, sd_static_level(p), sd_rr());
+}
+
+/* The quota at its level is used: one level down (keeping any overrun). */
+static void sd_descend(struct sd_rq *srq, struct task_struct *p)
+{
+	struct sd_task *st = sd_task(p);
+	unsigned int level = max(st->level + 1U, srq->level);
+
+	if (level > SD_LOWEST) {
+		sd_expire(srq, p);
+		return;
+	}
+	sd_enter(srq->active, p, level, p->plugsched.slice + sd_rr());
+}
+
+/* Push everybody left on the current level, whose budget is spent, down. */
+static void sd_minor_rotation(struct sd_rq *srq)
+{
+	struct sd_array *arr = srq->active;
+	unsigned int from = srq->level, n = arr->nr[from];
+
+	plugsched_array_move_slot(&arr->pa, from, from + 1);
+	arr->nr[from + 1] += n;
+	arr->nr[from] = 0;
+	arr->budget[from + 1] += n * sd_rr();
+	srq->level = from + 1;
+	srq->nr_minor++;
+}
+
+static void sd_major_rotation(struct sd_rq *srq)
+{
+	struct sd_array *old = srq->active;
+
+	swap(srq->active, srq->expired);
+	srq->epoch++;
+	srq->level = 0;
+	memset(old->budget, 0, sizeof(old->budget));
+	memset(old->nr, 0, sizeof(old->nr));
+}
+
+static void sd_rq_reset(struct sd_rq *srq)
+{
+	memset(srq, 0, sizeof(*srq));
+	plugsched_array_init(&srq->arrays[0].pa);
+	plugsched_array_init(&srq->arrays[1].pa);
+	srq->active = &srq->arrays[0];
+	srq->expired = &srq->arrays[1];
+}
+
+static void sd_init_rq(struct plugsched_rq *prq)
+{
+	sd_rq_reset(sd_rq(prq));
+}
+
+/* SD scaled rr_interval with the CPUs: 8 ms x (1 + log2(CPUs)). */
+static int sd_init(void)
+{
+	WRITE_ONCE(sd_rr_interval_ms, SD_RR_BASE_MS * (1 + ilog2(num_possible_cpus())));
+	return 0;
+}
+
+/* New to the policy (a child too): its own staircase, from the top. */
+static void sd_task_init(struct task_struct *p)
+{
+	struct sd_task *st = sd_task(p);
+
+	st->cpu = -1;
+	st->epoch = 0;
+	st->level = sd_static_level(p);
+	st->quota_level = st->level;
+	p->plugsched.slice = sd_rr();
+}
+
+static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
+		       unsigned int flags)
+{
+	struct sd_rq *srq = sd_rq(prq);
+	struct sd_task *st = sd_task(p);
+	unsigned int level, top = sd_static_level(p);
+	s64 rr = sd_rr();
+
+	st->pulled = !!(flags & PLUGSCHED_ENQ_MIGRATED);
+	if (plugsched_task_is_idle(p)) {
+		st->cpu = prq->cpu;
+		p->plugsched.slice = rr;
+		plugsched_array_add(&srq->active->pa, p, PLUGSCHED_IDLE_SLOT, false);
+		return;
+	}
+
+	if (st->cpu != prq->cpu) {
+		struct sd_rq *old = st->cpu >= 0 ? per_cpu_ptr(&sd_rqs, st->cpu) : NULL;
+		u32 old_epoch = old ? READ_ONCE(old->epoch) : 0;
+
+		st->cpu = prq->cpu;
+		if (old && st->epoch == old_epoch + 1) {
+			/* Used its staircase there: it waits here too. */
+			st->epoch = srq->epoch + 1;
+			sd_enter(srq->expired, p, top, rr);
+			return;
+		}
+		/*
+		 * New, or from another CPU: keep the place on the staircase
+		 * unless a rotation passed there; the level counts anew here.
+		 */
+		if (!old || st->epoch != old_epoch) {
+			st->level = top;
+			p->plugsched.slice = rr;
+		}
+		st->epoch = srq->epoch;
+		st->quota_level = U8_MAX;
+	} else if (st->epoch == srq->epoch + 1) {
+		/* Expired in this rotation and slept: back where it was. */
+		sd_add(srq->expired, p, top);
+		return;
+	} else if (st->epoch != srq->epoch) {
+		/* A major rotation has passed: a fresh staircase. */
+		st->epoch = srq->epoch;
+		st->level = top;
+		st->quota_level = U8_MAX;
+		p->plugsched.slice = rr;
+	}
+
+	/* Never above its own level (nice may have changed), nor a closed one. */
+	level = max3((unsigned int)st->level, top, srq->level);
+	/* Pulled from a busier CPU, where levels pass more slowly: the current one. */
+	if (st->pulled)
+		level = max(top, srq->level);
+	if (p->plugsched.slice <= 0) {
+		st->level = level;
+		sd_descend(srq, p);
+	} else if (level == st->quota_level) {
+		/* Same level in the same rotation: the quota it left with. */
+		sd_add(srq->active, p, level);
+	} else if (level == st->level) {
+		sd_enter(srq->active, p, level, p->plugsched.slice);
+	} else {
+		/*
+		 * Its level closed while it slept: a fresh quota at the
+		 * current one, plus, if interactive, what it had left.
+		 */
+		s64 quota = rr;
+
+		if (READ_ONCE(sd_interactive))
+			quota = min(rr + p->plugsched.slice, 2 * rr);
+		sd_enter(srq->active, p, level, quota);
+	}
+}
+
+static void sd_dequeue(struct plugsched_rq *prq, struct task_struct *p,
+		       unsigned int flags)
+{
+	sd_task(p)->pulled = 0;
+	sd_del(sd_rq(prq), p);
+}
+
+static struct task_struct *sd_pick(struct plugsched_rq *prq)
+{
+	struct sd_rq *srq = sd_rq(prq);
+	unsigned int first;
+
+	if (!(srq->active->pa.bitmap & ~BIT_ULL(PLUGSCHED_IDLE_SLOT)) &&
+	    srq->expired->pa.nr_queued)
+		sd_major_rotation(srq);
+	/* Levels nobody is on any more are closed for this rotation. */
+	first = plugsched_array_first_slot(&srq->active->pa);
+	if (first < SD_LEVELS && first > srq->level)
+		srq->level = first;
+	return plugsched_array_first(&srq->active->pa);
+}
+
+/* Running at a level spends the level's budget too. */
+static void sd_charge(struct plugsched_rq *prq, struct task_struct *p, u64 delta)
+{
+	struct sd_rq *srq = sd_rq(prq);
+
+	if (!p->plugsched.array || plugsched_task_is_idle(p))
+		return;
+	sd_fix(srq, p);
+	if (p->plugsched.array == &srq->active->pa)
+		srq->active->budget[p->plugsched.slot] -= delta;
+}
+
+static bool sd_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
+{
+	struct sd_rq *srq = sd_rq(prq);
+
+	sd_task(p)->pulled = 0;
+	if (plugsched_task_is_idle(p)) {
+		p->plugsched.slice = sd_rr();
+		plugsched_array_requeue(p);
+		return true;
+	}
+	sd_del(srq, p);
+	sd_descend(srq, p);
+	return true;
+}
+
+/* A minor rotation when the current level's budget is spent. */
+static bool sd_tick(struct plugsched_rq *prq, struct task_struct *p)
+{
+	struct sd_rq *srq = sd_rq(prq);
+	unsigned int level = srq->level;
+
+	if (level >= SD_LOWEST || srq->active->budget[level] > 0 ||
+	    !srq->active->nr[level])
+		return false;
+	sd_minor_rotation(srq);
+	return true;
+}
+
+/* Expired tasks rank below every active level. */
+static unsigned int sd_rank(struct sd_rq *srq, struct task_struct *p)
+{
+	sd_fix(srq, p);
+	if (p->plugsched.array != &srq->active->pa)
+		return SD_LEVELS + p->plugsched.slot;
+	return p->plugsched.slot;
+}
+
+/*
+ * A woken task preempts from a better level; a task the balancer just
+ * pulled here also from the same one, so that the tasks of a busier and a
+ * less busy CPU take turns on the less busy one instead of one keeping it.
+ */
+static bool sd_preempt(struct plugsched_rq *prq, struct task_struct *curr,
+		       struct task_struct *p)
+{
+	struct sd_rq *srq = sd_rq(prq);
+	bool pulled = sd_task(p)->pulled;
+
+	sd_task(p)->pulled = 0;
+	if (pulled)
+		return sd_rank(srq, p) <= sd_rank(srq, curr);
+	return sd_rank(srq, p) < sd_rank(srq, curr);
+}
+
+/* sched_yield(): to the end of its current level. */
+static void sd_yield(struct plugsched_rq *prq, struct task_struct *p)
+{
+	sd_fix(sd_rq(prq), p);
+	plugsched_array_requeue(p);
+}
+
+static struct task_struct *sd_migration_candidate(struct plugsched_rq *src,
+						  int dst_cpu, bool idle)
+{
+	struct sd_rq *srq = sd_rq(src);
+	struct task_struct *p;
+
+	p = plugsched_array_migratable(src, &srq->active->pa, dst_cpu, idle);
+	if (!p)
+		p = plugsched_array_migratable(src, &srq->expired->pa, dst_cpu, idle);
+	return p;
+}
+
+static u64 sd_rr_interval(struct task_struct *p)
+{
+	return sd_rr();
+}
+
+static void sd_show_task(struct seq_file *m, struct task_struct *p)
+{
+	struct sd_task *st = sd_task(p);
+	int level = st->level;
+
+	/* Like ps under SD: an expired task shows a level above 39. */
+	if (st->cpu >= 0 && p->plugsched.array &&
+	    p->plugsched.array == &per_cpu_ptr(&sd_rqs, st->cpu)->expired->pa)
+		level += SD_LEVELS;
+	seq_printf(m, "%-45s:%21d\n", "sd.level", level);
+	seq_printf(m, "%-45s:%21lld\n", "sd.quota_ns", p->plugsched.slice);
+	seq_printf(m, "%-45s:%21u\n", "sd.static_level", sd_static_level(p));
+}
+
+const struct plugsched_ops plugsched_sd_ops = {
+	.name			= "sd",
+	.knobs			= sd_knobs,
+	.nr_knobs		= ARRAY_SIZE(sd_knobs),
+	.balance_ms		= 8,
+	.idle_balance_ms	= 1,
+	.imbalance_pct		= 125,
+	.init			= sd_init,
+	.init_rq		= sd_init_rq,
+	.task_init		= sd_task_init,
+	.enqueue		= sd_enqueue,
+	.dequeue		= sd_dequeue,
+	.pick			= sd_pick,
+	.charge			= sd_charge,
+	.slice_expired		= sd_slice_expired,
+	.tick			= sd_tick,
+	.preempt		= sd_preempt,
+	.yield			= sd_yield,
+	.migration_candidate	= sd_migration_candidate,
+	.rr_interval		= sd_rr_interval,
+	.show_task		= sd_show_task,
+};
+
+#ifdef CONFIG_PLUGSCHED_KUNIT_TEST
+#include "plugsched_sd_kunit.c"
+#endif
