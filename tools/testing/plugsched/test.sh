@@ -72,6 +72,14 @@ NO_SD_KNOBS="-rr_interval -interactive"
 
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
 
+# kunit_passed SUITE BOOT: the KUnit suite ran in that boot, all cases passed.
+kunit_passed() {
+	local sum
+	sum=$(grep -a -E "# $1: pass:[0-9]+ fail:[0-9]+" "$OUT/$2.log" | tail -1)
+	echo "# KUnit: ${sum:-no $1 summary}"
+	result $(echo "$sum" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit $1 suite passes"
+}
+
 # boot NAME IMAGE SCHED CPUS NODES "EXTRA CMDLINE" COMMANDS
 boot() {
 	local name=$1 img=$2 sched=$3 cpus=$4 nodes=$5 extra=$6 cmds=$7 t0=$(date +%s)
@@ -126,9 +134,7 @@ t plugsched_test batch
 t plugsched_test fork 10000
 $HB"
 # KUnit ran during that boot.
-kunit=$(grep -a -E '# plugsched_o1: pass:[0-9]+ fail:[0-9]+' "$OUT/o1.log" | tail -1)
-echo "# KUnit: ${kunit:-no plugsched_o1 summary}"
-result $(echo "$kunit" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit plugsched_o1 suite passes"
+kunit_passed plugsched_o1 o1
 
 # CFS-style: nice ratios within 5% of the weight ratios (1024/820,
 # 1024/335, 1024/110), Jain >= 0.99, the three-job timeline of seed 002,
@@ -154,10 +160,8 @@ t plugsched_test rt 5000
 t plugsched_test batch
 t plugsched_test fork 10000
 $HB"
-kunit=$(grep -a -E '# plugsched_cfs: pass:[0-9]+ fail:[0-9]+' "$OUT/cfs.log" | tail -1)
-echo "# KUnit: ${kunit:-no plugsched_cfs summary}"
+kunit_passed plugsched_cfs cfs
 grep -a 'tree height' "$OUT/cfs.log" | sed 's/^.*# /# /' | tr -d '\r'
-result $(echo "$kunit" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit plugsched_cfs suite passes"
 
 # Staircase Deadline: nice 19 gets 1/20 of nice 0, nobody waits longer than
 # the design's bound for its level, rr_interval changed at run time, an
@@ -181,9 +185,7 @@ t plugsched_test rt 5000
 t plugsched_test batch
 t plugsched_test fork 10000
 $HB"
-kunit=$(grep -a -E '# plugsched_sd: pass:[0-9]+ fail:[0-9]+' "$OUT/sd.log" | tail -1)
-echo "# KUnit: ${kunit:-no plugsched_sd summary}"
-result $(echo "$kunit" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit plugsched_sd suite passes"
+kunit_passed plugsched_sd sd
 
 step patches "make patches; apply to a pristine tree with git am and patch -p1 (background)"
 ("$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &
