@@ -153,6 +153,11 @@ struct plugsched_knob {
  * @rr_interval: the task's round-robin interval in ns, for
  *		sched_rr_get_interval(). Optional.
  * @knob_changed: @knob got a new value. Optional.
+ * @count:	with CONFIG_PLUGSCHED_DEBUG, count the tasks the policy holds
+ *		on @prq, checking its structures on the way (e.g. with
+ *		plugsched_array_count()); return UINT_MAX for a broken one.
+ *		Called from the tick; the core WARNs once when the count is
+ *		not @prq->nr_running. Optional.
  *
  * All callbacks but @init, @exit, @init_rq, @task_init and @knob_changed
  * run with the runqueue lock of @prq held and interrupts disabled; none
@@ -195,6 +200,7 @@ struct plugsched_ops {
 	void	(*show_task)(struct seq_file *m, struct task_struct *p);
 	u64	(*rr_interval)(struct task_struct *p);
 	void	(*knob_changed)(const struct plugsched_knob *knob);
+	unsigned int (*count)(struct plugsched_rq *prq);
 };
 
 /* The built-in policies (kernel/sched/plugsched_<name>.c). */
@@ -216,6 +222,7 @@ struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 					       struct plugsched_prio_array *array,
 					       int dst_cpu, bool idle);
 unsigned long plugsched_task_weight(const struct task_struct *p);
+unsigned int plugsched_array_count(const struct plugsched_prio_array *array);
 u64 plugsched_scale_delta(const struct task_struct *p, u64 delta);
 
 /**

@@ -55,7 +55,7 @@ static u16 ps_owner __read_mostly;
 
 static DEFINE_MUTEX(plugsched_mutex);
 static char plugsched_boot_name[32] __initdata;
-static bool plugsched_boot_given __initdata;
+static unsigned int plugsched_boot_given __initdata;
 
 static inline struct rq *prq_rq(struct plugsched_rq *prq)
 {
@@ -129,6 +129,44 @@ void plugsched_array_init(struct plugsched_prio_array *array)
 		INIT_LIST_HEAD(&array->queue[i]);
 }
 
+/**
+ * plugsched_array_count - count the tasks on @array, checking it
+ * @array:	the priority array
+ *
+ * For CONFIG_PLUGSCHED_DEBUG checks: walks every queue, so O(n).
+ *
+ * Return: the number of tasks, or UINT_MAX if a bitmap bit disagrees with
+ * its queue or the count with @array->nr_queued.
+ */
+unsigned int plugsched_array_count(const struct plugsched_prio_array *array)
+{
+	unsigned int slot, n = 0;
+	struct list_head *pos;
+
+	for (slot = 0; slot < PLUGSCHED_NR_SLOTS; slot++) {
+		bool busy = !list_empty(&array->queue[slot]);
+
+		if (busy != !!(array->bitmap & BIT_ULL(slot)))
+			return UINT_MAX;
+		list_for_each(pos, &array->queue[slot])
+			n++;
+	}
+	return n == array->nr_queued ? n : UINT_MAX;
+}
+
+/* CONFIG_PLUGSCHED_DEBUG: the policy holds exactly the tasks counted here. */
+static void plugsched_check_counts(struct rq *rq)
+{
+	unsigned int n;
+
+	if (!ps_ops->count)
+		return;
+	n = ps_ops->count(&rq->plug);
+	WARN_ONCE(n != rq->plug.nr_running,
+		  "plugsched: %s holds %d tasks on CPU %d (-1: broken queues), the core counts %u\n",
+		  ps_ops->name, (int)n, cpu_of(rq), rq->plug.nr_running);
+}
+
 static inline u16 plugsched_task_owner(const struct task_struct *p)
 {
 	return p->plugsched.flags & PLUGSCHED_TF_OWNER;
@@ -184,6 +222,9 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		pflags |= PLUGSCHED_ENQ_MIGRATED;
 	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
 		p->plugsched.runnable_at = jiffies;
+	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
+		WARN_ONCE(p->plugsched.flags & PLUGSCHED_TF_QUEUED,
+			  "plugsched: %s/%d queued twice\n", p->comm, p->pid);
 
 	prq->nr_running++;
 	prq->nr_idle += plugsched_task_is_idle(p);
@@ -201,6 +242,9 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	if (task_current(rq, p))
 		update_curr_plug(rq);
 
+	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
+		WARN_ONCE(!(p->plugsched.flags & PLUGSCHED_TF_QUEUED),
+			  "plugsched: %s/%d dequeued while not queued\n", p->comm, p->pid);
 	if (flags & DEQUEUE_SLEEP)
 		pflags |= PLUGSCHED_DEQ_SLEEP;
 	if (flags & DEQUEUE_SAVE)
@@ -285,6 +329,8 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	} else if (ps_ops->tick && ps_ops->tick(&rq->plug, p)) {
 		resched_curr(rq);
 	}
+	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
+		plugsched_check_counts(rq);
 }
 
 static void task_fork_plug(struct task_struct *p)
@@ -802,7 +848,7 @@ static int plugsched_activate(const struct plugsched_ops *ops, u16 owner)
 
 static int __init plugsched_setup(char *str)
 {
-	plugsched_boot_given = true;
+	plugsched_boot_given++;
 	/* A name too long for any policy stays invalid: keep it truncated. */
 	if (str)
 		strscpy(plugsched_boot_name, str, sizeof(plugsched_boot_name));
@@ -810,7 +856,7 @@ static int __init plugsched_setup(char *str)
 }
 early_param("sched", plugsched_setup);
 
-static void __init plugsched_warn_choices(const char *name)
+static void __init plugsched_warn_choices(void)
 {
 	char list[128];
 	unsigned int i;
@@ -820,8 +866,6 @@ static void __init plugsched_warn_choices(const char *name)
 	for (i = 0; i < ARRAY_SIZE(plugsched_policies); i++)
 		len += scnprintf(list + len, sizeof(list) - len, " %s",
 				 plugsched_policies[i]->name);
-	pr_warn("plugsched: unknown scheduler \"%s\" in sched=, using \"%s\"\n",
-		name, CONFIG_PLUGSCHED_DEFAULT_NAME);
 	pr_warn("plugsched: choices: %s\n", list);
 }
 
@@ -842,11 +886,19 @@ void __init plugsched_init(void)
 		prq->kick_backoff = 1;
 	}
 
-	if (plugsched_boot_given) {
-		if (plugsched_name_valid(plugsched_boot_name))
+	/* Names are exact (lower case); two sched= are one too many. */
+	if (plugsched_boot_given > 1) {
+		pr_warn("plugsched: sched= given %u times, using \"%s\"\n",
+			plugsched_boot_given, name);
+		plugsched_warn_choices();
+	} else if (plugsched_boot_given) {
+		if (plugsched_name_valid(plugsched_boot_name)) {
 			name = plugsched_boot_name;
-		else
-			plugsched_warn_choices(plugsched_boot_name);
+		} else {
+			pr_warn("plugsched: unknown scheduler \"%s\" in sched=, using \"%s\"\n",
+				plugsched_boot_name, name);
+			plugsched_warn_choices();
+		}
 	}
 
 	ops = plugsched_find(name, &owner);

@@ -416,6 +416,21 @@ static struct task_struct *pcfs_migration_candidate(struct plugsched_rq *src,
 	return NULL;
 }
 
+/* The running task plus the tree, whose cached leftmost must be right. */
+static unsigned int pcfs_count(struct plugsched_rq *prq)
+{
+	struct pcfs_rq *crq = pcfs_rq(prq);
+	unsigned int n = crq->curr ? 1 : 0;
+	struct rb_node *node;
+
+	node = rb_first(&crq->timeline.rb_root);
+	if (node != rb_first_cached(&crq->timeline))
+		return UINT_MAX;
+	for (; node; node = rb_next(node))
+		n++;
+	return n;
+}
+
 static u64 pcfs_rr_interval(struct task_struct *p)
 {
 	return READ_ONCE(sysctl_pcfs_granularity);
@@ -454,6 +469,7 @@ const struct plugsched_ops plugsched_cfs_ops = {
 	.migration_candidate	= pcfs_migration_candidate,
 	.rr_interval		= pcfs_rr_interval,
 	.show_task		= pcfs_show_task,
+	.count			= pcfs_count,
 };
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST

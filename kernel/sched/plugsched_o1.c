@@ -339,6 +339,15 @@ static struct task_struct *o1_migration_candidate(struct plugsched_rq *src,
 	return p;
 }
 
+static unsigned int o1_count(struct plugsched_rq *prq)
+{
+	struct o1_rq *orq = o1_rq(prq);
+	unsigned int a = plugsched_array_count(orq->active);
+	unsigned int e = plugsched_array_count(orq->expired);
+
+	return a == UINT_MAX || e == UINT_MAX ? UINT_MAX : a + e;
+}
+
 static u64 o1_rr_interval(struct task_struct *p)
 {
 	return o1_task_slice(p);
@@ -377,6 +386,7 @@ const struct plugsched_ops plugsched_o1_ops = {
 	.migration_candidate	= o1_migration_candidate,
 	.rr_interval		= o1_rr_interval,
 	.show_task		= o1_show_task,
+	.count			= o1_count,
 };
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST

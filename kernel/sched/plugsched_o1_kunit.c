@@ -64,6 +64,14 @@ static void plugsched_test_prio_array(struct kunit *test)
 	plugsched_array_add(array, &t[1], 5, false);
 	plugsched_array_add(array, &t[2], 5, false);
 	KUNIT_EXPECT_EQ(test, array->nr_queued, 3U);
+	KUNIT_EXPECT_EQ(test, plugsched_array_count(array), 3U);
+	/* The debug check catches a bitmap that lies and a wrong count. */
+	array->bitmap |= BIT_ULL(7);
+	KUNIT_EXPECT_EQ(test, plugsched_array_count(array), UINT_MAX);
+	array->bitmap &= ~BIT_ULL(7);
+	array->nr_queued++;
+	KUNIT_EXPECT_EQ(test, plugsched_array_count(array), UINT_MAX);
+	array->nr_queued--;
 	KUNIT_EXPECT_EQ(test, array->bitmap, BIT_ULL(5) | BIT_ULL(20));
 	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_first(array), &t[1]);
 

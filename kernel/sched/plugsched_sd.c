@@ -57,6 +57,7 @@ struct sd_task {
 	u8	level;		/* 0..39 in the active array */
 	u8	quota_level;	/* level p->plugsched.slice was granted at */
 	u8	pulled;		/* just moved here while runnable */
+	u8	lead;		/* levels below the current one when it left */
 };
 
 struct sd_array {
@@ -285,9 +286,12 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 
 	/* Never above its own level (nice may have changed), nor a closed one. */
 	level = max3((unsigned int)st->level, top, srq->level);
-	/* Pulled from a busier CPU, where levels pass more slowly: the current one. */
+	/*
+	 * Moved while runnable: as far below this CPU's current level as it
+	 * was below the old one's, for levels pass at different speeds.
+	 */
 	if (st->pulled)
-		level = max(top, srq->level);
+		level = max(top, min(srq->level + st->lead, (unsigned int)SD_LOWEST));
 	if (p->plugsched.slice <= 0) {
 		st->level = level;
 		sd_descend(srq, p);
@@ -312,8 +316,13 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 static void sd_dequeue(struct plugsched_rq *prq, struct task_struct *p,
 		       unsigned int flags)
 {
-	sd_task(p)->pulled = 0;
-	sd_del(sd_rq(prq), p);
+	struct sd_rq *srq = sd_rq(prq);
+	struct sd_task *st = sd_task(p);
+
+	st->pulled = 0;
+	sd_del(srq, p);
+	if (flags & PLUGSCHED_DEQ_MIGRATE)
+		st->lead = st->level - min_t(unsigned int, srq->level, st->level);
 }
 
 static struct task_struct *sd_pick(struct plugsched_rq *prq)
@@ -416,6 +425,15 @@ static struct task_struct *sd_migration_candidate(struct plugsched_rq *src,
 	return p;
 }
 
+static unsigned int sd_count(struct plugsched_rq *prq)
+{
+	struct sd_rq *srq = sd_rq(prq);
+	unsigned int a = plugsched_array_count(&srq->active->pa);
+	unsigned int e = plugsched_array_count(&srq->expired->pa);
+
+	return a == UINT_MAX || e == UINT_MAX ? UINT_MAX : a + e;
+}
+
 static u64 sd_rr_interval(struct task_struct *p)
 {
 	return sd_rr();
@@ -456,6 +474,7 @@ const struct plugsched_ops plugsched_sd_ops = {
 	.migration_candidate	= sd_migration_candidate,
 	.rr_interval		= sd_rr_interval,
 	.show_task		= sd_show_task,
+	.count			= sd_count,
 };
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST

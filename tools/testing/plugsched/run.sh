@@ -45,9 +45,12 @@ if [ $# -gt 0 ]; then
 	extra="$extra plugsched_cmd=1"
 fi
 
+# tsc=reliable: under TCG the clocksource watchdog sees the host deschedule
+# a vCPU as TSC skew and switches to the HPET mid-test; every clock read is
+# then a trap, which skews the timing checks.
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" "${numa[@]}"
       -kernel "$img" -initrd "$initrd" -nographic -no-reboot
-      -append "console=ttyS0 panic=-1 sched=$sched $extra")
+      -append "console=ttyS0 panic=-1 tsc=reliable sched=$sched $extra")
 if [ $# -eq 0 ]; then
 	exec "${qemu[@]}"
 fi

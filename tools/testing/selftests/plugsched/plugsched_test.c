@@ -22,6 +22,7 @@
  *   plugsched_test childfirst 0|1
  *   plugsched_test sdbound NICE NICE...
  *   plugsched_test deadline NR_HOGS RUN_MS PERIOD_MS SECONDS MIN_PCT
+ *   plugsched_test setattr
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,6 +36,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -266,8 +268,14 @@ static int test_knobs(int argc, char **argv)
 	};
 	int i, j, plan = 0;
 
+	static const char * const edges[] = {
+		"0", "-0", "+1", "-1", "2147483647", "2147483648", "-2147483648",
+		"-2147483649", "4294967296", "9223372036854775807",
+		"-9223372036854775808", "0000000042",
+	};
+
 	for (i = 0; i < argc; i++)
-		plan += argv[i][0] == '-' ? 1 : 3;
+		plan += argv[i][0] == '-' ? 1 : 4;
 	ksft_set_plan(plan);
 
 	for (i = 0; i < argc; i++) {
@@ -331,6 +339,30 @@ static int test_knobs(int argc, char **argv)
 		}
 		ksft_test_result(all, "%s rejects bad writes with EINVAL, value kept\n",
 				 path);
+
+		/* Numbers at the edges of int: taken exactly when in range. */
+		all = true;
+		for (j = 0; j < (int)ARRAY_SIZE(edges); j++) {
+			long keep = (min + max) / 2;
+			long long want;
+			bool valid;
+
+			errno = 0;
+			want = strtoll(edges[j], NULL, 10);
+			valid = errno != ERANGE && want >= min && want <= max;
+			err = write_file(path, edges[j], strlen(edges[j]));
+			v = knob_read(path, &ok);
+			if (valid ? err || v != want : err != -EINVAL || v != keep) {
+				ksft_print_msg("%s: write \"%s\": err %d, reads %ld (%s)\n",
+					       path, edges[j], err, v,
+					       valid ? "valid" : "out of range");
+				all = false;
+			}
+			snprintf(val, sizeof(val), "%ld", keep);
+			write_file(path, val, strlen(val));
+		}
+		ksft_test_result(all, "%s takes int edge values only within %ld..%ld\n",
+				 path, min, max);
 
 		snprintf(val, sizeof(val), "%ld", def);
 		write_file(path, val, strlen(val));
@@ -1140,6 +1172,99 @@ static int test_deadline(int argc, char **argv)
 	return 0;
 }
 
+/* struct sched_attr, SCHED_ATTR_SIZE_VER1 (56 bytes). */
+struct ps_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+};
+
+static int ps_setattr(struct ps_sched_attr *a)
+{
+	return syscall(SYS_sched_setattr, 0, a, 0) ? -errno : 0;
+}
+
+/*
+ * setattr: sched_setattr() with invalid policies, priorities, flags and
+ * sizes fails with EINVAL (E2BIG for a bad size) and changes nothing; the
+ * valid normal policies round-trip.
+ */
+static int test_setattr(int argc, char **argv)
+{
+	static const struct {
+		const char *what;
+		uint32_t size, policy, prio;
+		uint64_t flags;
+		uint64_t runtime, deadline, period;
+	} bad[] = {
+		{ "policy 7", 56, 7, 0, 0 },
+		{ "policy 42", 56, 42, 0, 0 },
+		{ "policy -1", 56, (uint32_t)-1, 0, 0 },
+		{ "SCHED_FIFO priority 0", 56, SCHED_FIFO, 0, 0 },
+		{ "SCHED_FIFO priority 100", 56, SCHED_FIFO, 100, 0 },
+		{ "SCHED_RR priority 4096", 56, SCHED_RR, 4096, 0 },
+		{ "SCHED_OTHER priority 1", 56, SCHED_OTHER, 1, 0 },
+		{ "SCHED_BATCH priority 50", 56, SCHED_BATCH, 50, 0 },
+		{ "SCHED_IDLE priority 1", 56, SCHED_IDLE, 1, 0 },
+		{ "unknown flag bit 40", 56, SCHED_OTHER, 0, 1ULL << 40 },
+		{ "all flags", 56, SCHED_OTHER, 0, ~0ULL },
+		{ "SCHED_DEADLINE runtime > deadline", 56, 6, 0, 0, 2000000, 1000000, 0 },
+		{ "SCHED_DEADLINE all zero", 56, 6, 0, 0, 0, 0, 0 },
+		{ "size 8", 8, SCHED_OTHER, 0, 0 },
+	};
+	static const int normal[] = { SCHED_IDLE, SCHED_BATCH, SCHED_OTHER };
+	struct ps_sched_attr a;
+	unsigned int i;
+	bool all = true;
+	int err, nice0;
+
+	ksft_set_plan(2);
+	nice0 = getpriority(PRIO_PROCESS, 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&a, 0, sizeof(a));
+		a.size = bad[i].size;
+		a.sched_policy = bad[i].policy;
+		a.sched_priority = bad[i].prio;
+		a.sched_flags = bad[i].flags;
+		a.sched_runtime = bad[i].runtime;
+		a.sched_deadline = bad[i].deadline;
+		a.sched_period = bad[i].period;
+		a.sched_nice = 5;
+		err = ps_setattr(&a);
+		if ((err != -EINVAL && err != -E2BIG) || sched_getscheduler(0) != SCHED_OTHER ||
+		    getpriority(PRIO_PROCESS, 0) != nice0) {
+			ksft_print_msg("%s: err %d, policy %d, nice %d\n", bad[i].what, err,
+				       sched_getscheduler(0), getpriority(PRIO_PROCESS, 0));
+			all = false;
+		}
+	}
+	ksft_test_result(all, "%zu invalid sched_setattr calls fail cleanly, nothing changed\n",
+			 ARRAY_SIZE(bad));
+
+	all = true;
+	for (i = 0; i < ARRAY_SIZE(normal); i++) {
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.sched_policy = normal[i];
+		a.sched_nice = i;
+		err = ps_setattr(&a);
+		/* SCHED_IDLE has no nice of its own: the old one stays. */
+		if (err || sched_getscheduler(0) != normal[i] ||
+		    getpriority(PRIO_PROCESS, 0) != (normal[i] == SCHED_IDLE ? nice0 : (int)i)) {
+			ksft_print_msg("policy %d nice %u: err %d, reads policy %d nice %d\n",
+				       normal[i], i, err, sched_getscheduler(0),
+				       getpriority(PRIO_PROCESS, 0));
+			all = false;
+		}
+	}
+	ksft_test_result(all, "SCHED_BATCH, SCHED_IDLE, SCHED_OTHER with nice round-trip\n");
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -1162,6 +1287,7 @@ static const struct {
 	{ "childfirst", test_childfirst },
 	{ "sdbound", test_sdbound },
 	{ "deadline", test_deadline },
+	{ "setattr", test_setattr },
 };
 
 int main(int argc, char **argv)
