@@ -7,6 +7,7 @@
 #   make patches  write out/patches/ and out/plugsched-6.12.patch
 #   make apply KSRC=/path/to/linux-6.12
 #   make check    checkpatch --strict and sparse on our files
+#   make torture [POLICIES="o1 cfs"] [MINUTES=1]  debug kernel under stress
 
 T := tools/testing/plugsched
 SCHED ?= eevdf
@@ -19,7 +20,7 @@ CMD ?=
 all: help
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,11p' Makefile
 
 kernel:
 ifeq ($(DEBUG),1)
@@ -50,6 +51,9 @@ test:
 
 bench:
 	@$(T)/bench.sh
+
+torture:
+	@POLICIES="$(POLICIES)" MINUTES="$(MINUTES)" $(T)/torture.sh
 
 clean:
 	rm -rf build out

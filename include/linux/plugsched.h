@@ -44,6 +44,9 @@ struct seq_file;
  * @next_kick:	jiffies before which no idle CPU is kicked again
  * @kick_backoff: current kick interval in jiffies (doubles while kicks fail)
  * @nr_pulled:	tasks this CPU pulled from others, for statistics
+ * @runnable:	the queued tasks, longest waiting first (see
+ *		&plugsched_task.runnable_node); owned by the core
+ * @runnable_idle: the same for SCHED_IDLE tasks, which may wait for ever
  *
  * Policies keep their own per-CPU state in per-CPU variables indexed by
  * @cpu, so that switching policies never has to resize struct rq.
@@ -57,6 +60,8 @@ struct plugsched_rq {
 	unsigned long		next_kick;
 	unsigned long		kick_backoff;
 	unsigned long		nr_pulled;
+	struct list_head	runnable;
+	struct list_head	runnable_idle;
 };
 
 /**
@@ -207,6 +212,7 @@ struct plugsched_ops {
 extern const struct plugsched_ops plugsched_o1_ops;
 extern const struct plugsched_ops plugsched_cfs_ops;
 extern const struct plugsched_ops plugsched_sd_ops;
+extern const struct plugsched_ops plugsched_starve_ops;	/* test builds only */
 
 /* Core services for policies (kernel/sched/plugsched.c). */
 u64 plugsched_clock(struct plugsched_rq *prq);

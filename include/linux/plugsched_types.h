@@ -10,11 +10,14 @@
 #include <linux/types.h>
 
 /* Room for a policy's own per-task fields, in u64 words. */
-#define PLUGSCHED_TASK_PRIV_WORDS	9
+#define PLUGSCHED_TASK_PRIV_WORDS	7
 
 /**
  * struct plugsched_task - per-task state shared by all plugsched policies
  * @run_list:	link in a &struct plugsched_prio_array queue
+ * @runnable_node: link in the CPU's list of queued tasks, kept in the
+ *		order they last became runnable or stopped running (the
+ *		watchdog looks at its head; a switch drains it)
  * @array:	the priority array @run_list is queued on, NULL if none
  * @slice:	time slice left, in ns; the core charges run time against it
  * @last_ran:	rq clock (ns) when the task last stopped running
@@ -29,6 +32,7 @@
  */
 struct plugsched_task {
 	struct list_head	run_list;
+	struct list_head	runnable_node;
 	void			*array;
 	s64			slice;
 	u64			last_ran;

@@ -12,8 +12,10 @@
  *
  * See Documentation/scheduler/plugsched.rst.
  */
+#include <linux/capability.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
+#include <linux/kthread.h>
 #include <linux/mmu_context.h>
 #include <linux/plugsched.h>
 #include <linux/proc_fs.h>
@@ -21,6 +23,7 @@
 #include <linux/string.h>
 #include <linux/sysctl.h>
 #include <linux/sysfs.h>
+#include <linux/sysrq.h>
 
 #include "sched.h"
 
@@ -29,7 +32,11 @@
 /* The promise of plugsched_types.h: task_struct grows by 128 bytes at most. */
 static_assert(sizeof(struct plugsched_task) <= 128);
 
-/* p->plugsched.flags: which policy's state the task carries (0: none). */
+/*
+ * p->plugsched.flags: which activation of a policy the task's state belongs
+ * to (0: none). Every activation takes a new tag, so that state left from
+ * an earlier activation, even of the same policy, is never reused.
+ */
 #define PLUGSCHED_TF_OWNER	0x00ff
 /* The policy has the task queued (between its enqueue and dequeue calls). */
 #define PLUGSCHED_TF_QUEUED	0x0100
@@ -45,15 +52,31 @@ static const struct plugsched_ops * const plugsched_policies[] = {
 #ifdef CONFIG_PLUGSCHED_SD
 	&plugsched_sd_ops,
 #endif
+#ifdef CONFIG_PLUGSCHED_STARVE_TEST
+	&plugsched_starve_ops,
+#endif
 };
 
+/*
+ * Three states: mainline (both keys off, the fair class owns normal
+ * tasks), a policy active (both on: the plug class owns them and the fair
+ * class is skipped) and, during a switch, both classes in use (enabled
+ * only); plugsched_to_plug then says which class new tasks join.
+ */
 DEFINE_STATIC_KEY_FALSE(__plugsched_enabled);
+DEFINE_STATIC_KEY_FALSE(__plugsched_all);
+bool plugsched_to_plug __read_mostly;
 
-/* The active policy; NULL while mainline EEVDF owns normal tasks. */
+/*
+ * The active policy; NULL while mainline EEVDF owns normal tasks. It only
+ * changes while no task is in the plug class (see plugsched_switch()).
+ */
 static const struct plugsched_ops *ps_ops __read_mostly;
 static u16 ps_owner __read_mostly;
 
+/* Knob writes; switches are serialised by plugsched_switch_mutex. */
 static DEFINE_MUTEX(plugsched_mutex);
+static DEFINE_MUTEX(plugsched_switch_mutex);
 static char plugsched_boot_name[32] __initdata;
 static unsigned int plugsched_boot_given __initdata;
 
@@ -167,15 +190,23 @@ static void plugsched_check_counts(struct rq *rq)
 		  ps_ops->name, (int)n, cpu_of(rq), rq->plug.nr_running);
 }
 
+/* The watchdog watches @runnable; SCHED_IDLE tasks may wait for ever. */
+static inline struct list_head *plugsched_runnable(struct plugsched_rq *prq,
+						   const struct task_struct *p)
+{
+	return plugsched_task_is_idle(p) ? &prq->runnable_idle : &prq->runnable;
+}
+
 static inline u16 plugsched_task_owner(const struct task_struct *p)
 {
 	return p->plugsched.flags & PLUGSCHED_TF_OWNER;
 }
 
-/* Give @p fresh state of the active policy; @p is not queued. */
-static void plugsched_task_init(struct task_struct *p)
+/* Give @p fresh state of @ops, the active policy; @p is not queued. */
+static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_struct *p)
 {
 	INIT_LIST_HEAD(&p->plugsched.run_list);
+	INIT_LIST_HEAD(&p->plugsched.runnable_node);
 	p->plugsched.array = NULL;
 	p->plugsched.slice = 0;
 	p->plugsched.last_ran = 0;
@@ -183,7 +214,12 @@ static void plugsched_task_init(struct task_struct *p)
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
 	p->plugsched.flags &= ~(PLUGSCHED_TF_OWNER | PLUGSCHED_TF_QUEUED);
 	p->plugsched.flags |= ps_owner;
-	ps_ops->task_init(p);
+	ops->task_init(p);
+}
+
+static inline void plugsched_task_init(struct task_struct *p)
+{
+	__plugsched_task_init(ps_ops, p);
 }
 
 /*
@@ -230,6 +266,7 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	prq->nr_idle += plugsched_task_is_idle(p);
 	prq->load += plugsched_task_weight(p);
 	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
+	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
 	ps_ops->enqueue(prq, p, pflags);
 	add_nr_running(rq, 1);
 }
@@ -253,6 +290,7 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		pflags |= PLUGSCHED_DEQ_MIGRATE;
 
 	ps_ops->dequeue(prq, p, pflags);
+	list_del_init(&p->plugsched.runnable_node);
 	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
 	prq->nr_running--;
 	prq->nr_idle -= plugsched_task_is_idle(p);
@@ -263,7 +301,10 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 
 static void yield_task_plug(struct rq *rq)
 {
+	/* do_sched_yield() does not update the clock; the switch that follows will. */
+	update_rq_clock(rq);
 	update_curr_plug(rq);
+	rq_clock_skip_update(rq);
 	ps_ops->yield(&rq->plug, plug_rq_curr(rq));
 }
 
@@ -306,6 +347,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
 		p->plugsched.runnable_at = jiffies;
+		list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
 		if (ps_ops->put_prev)
 			ps_ops->put_prev(&rq->plug, p);
 	}
@@ -315,7 +357,10 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
 	p->plugsched.runnable_at = jiffies;
-	if (ps_ops->set_next && (p->plugsched.flags & PLUGSCHED_TF_QUEUED))
+	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))
+		return;
+	list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
+	if (ps_ops->set_next)
 		ps_ops->set_next(&rq->plug, p);
 }
 
@@ -335,18 +380,32 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 
 static void task_fork_plug(struct task_struct *p)
 {
+	const struct plugsched_ops *ops;
 	struct rq *rq = this_rq();
 	bool parent_plugged;
 	struct rq_flags rf;
 
 	rq_lock(rq, &rf);
+	/*
+	 * copy_process() may sleep between sched_fork() choosing this class
+	 * and this call, and a switch back to mainline may have finished
+	 * meanwhile: then plugsched_post_fork() moves @p to the fair class.
+	 * One snapshot: interrupts are off, and a leaving policy is retired
+	 * only after every CPU took an IPI once ps_ops is NULL.
+	 */
+	ops = READ_ONCE(ps_ops);
+	if (unlikely(!ops)) {
+		rq_unlock(rq, &rf);
+		return;
+	}
 	update_rq_clock(rq);
-	plugsched_task_init(p);
+	__plugsched_task_init(ops, p);
+	/* A plugged parent keeps the plug class, and ps_ops, alive. */
 	parent_plugged = current->sched_class == &plug_sched_class;
 	if (parent_plugged)
 		update_curr_plug(rq);
-	if (ps_ops->fork)
-		ps_ops->fork(parent_plugged ? &rq->plug : NULL, current, p);
+	if (ops->fork)
+		ops->fork(parent_plugged ? &rq->plug : NULL, current, p);
 	rq_unlock(rq, &rf);
 }
 
@@ -630,6 +689,12 @@ void __plugsched_tick_balance(struct rq *rq)
 	unsigned int ms;
 	bool idle;
 
+	/* Nothing may be queued in the fair class while it is skipped. */
+	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG) && plugsched_all())
+		WARN_ONCE(READ_ONCE(rq->cfs.h_nr_queued),
+			  "plugsched: %u tasks in the skipped fair class on CPU %d\n",
+			  READ_ONCE(rq->cfs.h_nr_queued), cpu_of(rq));
+
 	if (READ_ONCE(prq->nr_running) >= 2 && time_after_eq(now, prq->next_kick))
 		plugsched_kick_idle(prq);
 
@@ -717,8 +782,23 @@ void plugsched_show_task(struct task_struct *p, struct seq_file *m)
 
 /* Knobs: /proc/sys/kernel/<name> for the active policy's tunables. */
 
+/* The core's own knob, registered whichever scheduler runs. */
+static int plugsched_watchdog_ms = 10000;
+
+static const struct plugsched_knob plugsched_watchdog_knob = {
+	.name	= "plugsched_watchdog_ms",
+	.unit	= "ms",
+	.value	= &plugsched_watchdog_ms,
+	.min	= 0,
+	.max	= 600000,
+	.def	= 10000,
+};
+
 static struct ctl_table *plugsched_sysctl_table;
 static struct ctl_table_header *plugsched_sysctl_header;
+static bool plugsched_sysctl_ready;
+
+static void plugsched_watchdog_kick(void);
 
 static int plugsched_knob_handler(const struct ctl_table *table, int write,
 				  void *buffer, size_t *lenp, loff_t *ppos)
@@ -760,9 +840,15 @@ static int plugsched_knob_handler(const struct ctl_table *table, int write,
 		return -EINVAL;
 	}
 
+	/*
+	 * A policy's knobs are unregistered, waiting for writers like this
+	 * one, before the policy goes: ps_ops is the knob's policy here.
+	 */
 	mutex_lock(&plugsched_mutex);
 	WRITE_ONCE(*knob->value, val);
-	if (ps_ops && ps_ops->knob_changed)
+	if (knob == &plugsched_watchdog_knob)
+		plugsched_watchdog_kick();
+	else if (ps_ops && ps_ops->knob_changed)
 		ps_ops->knob_changed(knob);
 	mutex_unlock(&plugsched_mutex);
 
@@ -770,27 +856,30 @@ static int plugsched_knob_handler(const struct ctl_table *table, int write,
 	return 0;
 }
 
+static void plugsched_knob_entry(struct ctl_table *entry,
+				 const struct plugsched_knob *knob)
+{
+	entry->procname = knob->name;
+	entry->data = knob->value;
+	entry->maxlen = sizeof(int);
+	entry->mode = 0644;
+	entry->proc_handler = plugsched_knob_handler;
+	entry->extra1 = (void *)knob;
+}
+
 static int plugsched_register_knobs(const struct plugsched_ops *ops)
 {
 	struct ctl_table *table;
 	unsigned int i;
 
-	if (!ops->nr_knobs)
+	if (!ops->nr_knobs || !plugsched_sysctl_ready)
 		return 0;
 
 	table = kcalloc(ops->nr_knobs, sizeof(*table), GFP_KERNEL);
 	if (!table)
 		return -ENOMEM;
-	for (i = 0; i < ops->nr_knobs; i++) {
-		const struct plugsched_knob *knob = &ops->knobs[i];
-
-		table[i].procname = knob->name;
-		table[i].data = knob->value;
-		table[i].maxlen = sizeof(int);
-		table[i].mode = 0644;
-		table[i].proc_handler = plugsched_knob_handler;
-		table[i].extra1 = (void *)knob;
-	}
+	for (i = 0; i < ops->nr_knobs; i++)
+		plugsched_knob_entry(&table[i], &ops->knobs[i]);
 	plugsched_sysctl_header = register_sysctl_sz("kernel", table, ops->nr_knobs);
 	if (!plugsched_sysctl_header) {
 		kfree(table);
@@ -800,32 +889,265 @@ static int plugsched_register_knobs(const struct plugsched_ops *ops)
 	return 0;
 }
 
-/* Activation */
-
-static const struct plugsched_ops *plugsched_find(const char *name, u16 *owner)
+/* Waits for writers in progress; later opens fail. */
+static void plugsched_unregister_knobs(void)
 {
-	unsigned int i;
+	if (!plugsched_sysctl_header)
+		return;
+	unregister_sysctl_table(plugsched_sysctl_header);
+	kfree(plugsched_sysctl_table);
+	plugsched_sysctl_header = NULL;
+	plugsched_sysctl_table = NULL;
+}
 
-	for (i = 0; i < ARRAY_SIZE(plugsched_policies); i++) {
-		if (sysfs_streq(name, plugsched_policies[i]->name)) {
-			*owner = i + 1;
-			return plugsched_policies[i];
+/* State, for /sys/kernel/plugsched/{active,state,switches} */
+
+enum plugsched_state {
+	PLUGSCHED_STATE_MAINLINE,
+	PLUGSCHED_STATE_ENABLED,
+	PLUGSCHED_STATE_SWITCHING,
+	PLUGSCHED_STATE_FALLBACK,
+};
+
+static DEFINE_SPINLOCK(plugsched_state_lock);
+static enum plugsched_state ps_state;
+static const char *ps_shown_name = PLUGSCHED_MAINLINE;
+static char ps_fallback[96];
+static unsigned long ps_nr_switches;
+
+static void plugsched_set_state(enum plugsched_state state, const char *name)
+{
+	spin_lock(&plugsched_state_lock);
+	ps_state = state;
+	if (name)
+		ps_shown_name = name;
+	spin_unlock(&plugsched_state_lock);
+}
+
+/* Switching: move every normal task between the fair and the plug class. */
+
+/*
+ * Give @p the class its policy and priority call for now; like a policy
+ * change, with @p's runqueue and pi_lock held. Returns whether it moved.
+ */
+static bool plugsched_fix_class(struct rq *rq, struct task_struct *p)
+{
+	const struct sched_class *prev_class = p->sched_class, *class;
+	int flags = DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK;
+	bool queued, running;
+
+	if (prev_class != &fair_sched_class && prev_class != &plug_sched_class)
+		return false;
+	class = __setscheduler_class(p->policy, p->prio);
+	if (class == prev_class)
+		return false;
+
+	update_rq_clock(rq);
+	/* A fair task that slept but is still queued for its lag goes now. */
+	if (p->se.sched_delayed)
+		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+	queued = task_on_rq_queued(p);
+	running = task_current(rq, p);
+	if (queued)
+		dequeue_task(rq, p, flags);
+	if (running)
+		put_prev_task(rq, p);
+	p->sched_class = class;
+	check_class_changing(rq, p, prev_class);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);
+	if (running)
+		set_next_task(rq, p);
+	check_class_changed(rq, p, prev_class, p->prio);
+	return true;
+}
+
+static bool plugsched_fix_task(struct task_struct *p, bool forget)
+{
+	struct balance_callback *head;
+	struct rq_flags rf;
+	struct rq *rq;
+	bool moved;
+
+	rq = task_rq_lock(p, &rf);
+	moved = plugsched_fix_class(rq, p);
+	/* Leaving a policy: its state in @p is stale from now on. */
+	if (forget)
+		p->plugsched.flags &= ~PLUGSCHED_TF_OWNER;
+	head = splice_balance_callbacks(rq);
+	preempt_disable();
+	task_rq_unlock(rq, p, &rf);
+	balance_callbacks(rq, head);
+	preempt_enable();
+	return moved;
+}
+
+/**
+ * __plugsched_post_fork - move a new task that missed a switch
+ * @p:		the child, on the task list, not yet woken
+ *
+ * sched_fork() chose @p's class before @p was on the task list, so a
+ * switch that ran in between did not see @p. Called from sched_post_fork()
+ * when @p's class is not the one normal tasks now join; the switch writes
+ * plugsched_to_plug before it walks the task list, so one of the two
+ * always catches @p.
+ */
+void __plugsched_post_fork(struct task_struct *p)
+{
+	plugsched_fix_task(p, false);
+}
+
+/*
+ * Move every task that the task list shows, then the queued ones it did not
+ * (a task that exited is unhashed before its last schedule): @class is the
+ * class being left, @forget drops the state of the policy being left.
+ */
+static unsigned int plugsched_move_all(const struct sched_class *class, bool forget)
+{
+	struct task_struct *g, *p;
+	unsigned int moved = 0;
+	int cpu;
+
+	/* Pairs with copy_process(), see uclamp_sync_util_min_rt_default(). */
+	read_lock(&tasklist_lock);
+	smp_mb__after_spinlock();
+	read_unlock(&tasklist_lock);
+
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		moved += plugsched_fix_task(p, forget);
+	rcu_read_unlock();
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		struct list_head *queued;
+		struct rq_flags rf;
+
+		for (;;) {
+			p = NULL;
+			rq_lock_irqsave(rq, &rf);
+			if (class == &plug_sched_class)
+				queued = list_empty(&rq->plug.runnable) ?
+					 &rq->plug.runnable_idle : &rq->plug.runnable;
+#ifdef CONFIG_SMP
+			else
+				queued = &rq->cfs_tasks;
+#else
+			else
+				queued = NULL;
+#endif
+			if (queued && !list_empty(queued)) {
+				if (class == &plug_sched_class)
+					p = list_first_entry(queued, struct task_struct,
+							     plugsched.runnable_node);
+				else
+					p = list_first_entry(queued, struct task_struct,
+							     se.group_node);
+				get_task_struct(p);
+			}
+			rq_unlock_irqrestore(rq, &rf);
+			if (!p)
+				break;
+			moved += plugsched_fix_task(p, forget);
+			put_task_struct(p);
+			cond_resched();
 		}
 	}
-	return NULL;
+	return moved;
 }
 
-static bool plugsched_name_valid(const char *name)
+/* Tasks of @class still queued anywhere; 0 once a switch is complete. */
+static unsigned int plugsched_nr_left(const struct sched_class *class);
+
+/*
+ * Move them all, then drain again until nothing is left: a task that exited
+ * can be off the task list and, while it migrates, off every CPU's list too.
+ * Migrations run with interrupts off, so an IPI to every CPU, waited for,
+ * ends those in flight (a grace period would also wait for preempted RCU
+ * readers, who may wait long under the new policy).
+ */
+static unsigned int plugsched_move_until_empty(const struct sched_class *class,
+					       bool forget)
 {
-	u16 owner;
+	unsigned int moved = plugsched_move_all(class, forget);
+	int tries;
 
-	return sysfs_streq(name, PLUGSCHED_MAINLINE) || plugsched_find(name, &owner);
+	for (tries = 0; tries < 10; tries++) {
+		kick_all_cpus_sync();
+		if (!plugsched_nr_left(class))
+			break;
+		moved += plugsched_move_all(class, forget);
+	}
+	return moved;
 }
 
-static int plugsched_activate(const struct plugsched_ops *ops, u16 owner)
+/* Tasks of @class still queued anywhere; 0 once a switch is complete. */
+static unsigned int plugsched_nr_left(const struct sched_class *class)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (class == &plug_sched_class)
+			n += READ_ONCE(rq->plug.nr_running);
+		else
+			n += READ_ONCE(rq->cfs.h_nr_queued);
+	}
+	return n;
+}
+
+static void plugsched_watchdog_start(void);
+
+/*
+ * Hand every normal task back to the fair class and retire the policy.
+ * The plug class stays in use until it is empty, so a task is never left
+ * in a class nobody picks from.
+ */
+static unsigned int plugsched_leave(void)
+{
+	const struct plugsched_ops *ops = ps_ops;
+	unsigned int moved;
+
+	plugsched_unregister_knobs();
+	/* The fair class runs again before any task may join it. */
+	static_branch_disable(&__plugsched_all);
+	WRITE_ONCE(plugsched_to_plug, false);
+	moved = plugsched_move_until_empty(&plug_sched_class, true);
+	WARN_ON_ONCE(plugsched_nr_left(&plug_sched_class));
+
+	static_branch_disable(&__plugsched_enabled);
+	/* Class hooks and the tick run with interrupts off: let them finish. */
+	kick_all_cpus_sync();
+	WRITE_ONCE(ps_ops, NULL);
+	if (ops->exit) {
+		/* task_fork_plug() may still hold a snapshot of @ops. */
+		kick_all_cpus_sync();
+		ops->exit();
+	}
+	return moved;
+}
+
+static void plugsched_reset_rqs(const struct plugsched_ops *ops)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+
+		prq->next_balance = jiffies;
+		prq->next_kick = jiffies;
+		prq->kick_backoff = 1;
+		ops->init_rq(prq);
+	}
+}
+
+/* Knobs at their defaults, policy state fresh, a new owner tag. */
+static int plugsched_activate(const struct plugsched_ops *ops)
 {
 	unsigned int i;
-	int cpu, ret;
+	int ret;
 
 	for (i = 0; i < ops->nr_knobs; i++)
 		WRITE_ONCE(*ops->knobs[i].value, ops->knobs[i].def);
@@ -833,17 +1155,257 @@ static int plugsched_activate(const struct plugsched_ops *ops, u16 owner)
 	ret = ops->init ? ops->init() : 0;
 	if (ret)
 		return ret;
+	plugsched_reset_rqs(ops);
 
-	for_each_possible_cpu(cpu) {
-		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+	ps_owner = ps_owner % PLUGSCHED_TF_OWNER + 1;
+	WRITE_ONCE(ps_ops, ops);
+	return 0;
+}
 
-		ops->init_rq(prq);
+/* Hand every normal task to @ops, which must be activated already. */
+static int plugsched_enter(void)
+{
+	unsigned int moved;
+
+	WRITE_ONCE(plugsched_to_plug, true);
+	static_branch_enable(&__plugsched_enabled);
+	moved = plugsched_move_until_empty(&fair_sched_class, false);
+	/* The fair class is skipped from now on: it must be empty. */
+	if (WARN_ON_ONCE(plugsched_nr_left(&fair_sched_class)))
+		return -EBUSY;
+	static_branch_enable(&__plugsched_all);
+	if (plugsched_register_knobs(ps_ops))
+		pr_warn("plugsched: cannot register the knobs of %s\n", ps_ops->name);
+	plugsched_watchdog_start();
+	return moved;
+}
+
+/*
+ * Switch to @ops (NULL: mainline) at run time: first every task back to
+ * the fair class, then to the new policy. Forks are not held off: see
+ * __plugsched_post_fork().
+ *
+ * Runs on the real-time plugsched worker, for a holder of
+ * plugsched_switch_mutex: a normal task doing it would be moved to the plug
+ * class before the fair tasks still to move, which run before it.
+ */
+static int plugsched_switch(const struct plugsched_ops *ops, const char *why)
+{
+	const struct plugsched_ops *old = ps_ops;
+	const char *from = old ? old->name : PLUGSCHED_MAINLINE;
+	const char *to = ops ? ops->name : PLUGSCHED_MAINLINE;
+	unsigned int moved = 0;
+	ktime_t start;
+	int ret = 0;
+
+	WARN_ON_ONCE(!mutex_is_locked(&plugsched_switch_mutex) || !rt_task(current));
+	if (ops == old)
+		return 0;
+
+	start = ktime_get();
+	plugsched_set_state(PLUGSCHED_STATE_SWITCHING, NULL);
+	if (old)
+		moved += plugsched_leave();
+	if (ops) {
+		ret = plugsched_activate(ops);
+		if (!ret) {
+			ret = plugsched_enter();
+			if (ret >= 0) {
+				moved += ret;
+				ret = 0;
+			} else {
+				moved += plugsched_leave();
+			}
+		}
 	}
 
-	ps_owner = owner;
-	WRITE_ONCE(ps_ops, ops);
-	static_branch_enable(&__plugsched_enabled);
-	return 0;
+	spin_lock(&plugsched_state_lock);
+	if (ret) {
+		ps_state = PLUGSCHED_STATE_FALLBACK;
+		scnprintf(ps_fallback, sizeof(ps_fallback), "%s: failed to start: %d",
+			  to, ret);
+		ps_shown_name = PLUGSCHED_MAINLINE;
+	} else if (why) {
+		ps_state = PLUGSCHED_STATE_FALLBACK;
+		scnprintf(ps_fallback, sizeof(ps_fallback), "%s: %s", from, why);
+		ps_shown_name = PLUGSCHED_MAINLINE;
+	} else {
+		ps_state = ops ? PLUGSCHED_STATE_ENABLED : PLUGSCHED_STATE_MAINLINE;
+		ps_shown_name = to;
+	}
+	ps_nr_switches++;
+	spin_unlock(&plugsched_state_lock);
+
+	if (ret)
+		pr_err("plugsched: %s failed to start (%d), running %s\n",
+		       to, ret, PLUGSCHED_MAINLINE);
+	else
+		pr_info("plugsched: switched from %s to %s in %lld us (%u tasks moved)\n",
+			from, to, ktime_us_delta(ktime_get(), start), moved);
+	return ret;
+}
+
+/* Watchdog: no runnable task of the policy may wait for too long. */
+
+static struct kthread_worker *plugsched_worker;
+static void plugsched_watchdog_fn(struct kthread_work *work);
+static DEFINE_KTHREAD_DELAYED_WORK(plugsched_watchdog_work, plugsched_watchdog_fn);
+
+/* Eject the active policy; safe from any context. */
+static void plugsched_fallback_fn(struct kthread_work *work);
+static DEFINE_KTHREAD_WORK(plugsched_sysrq_work, plugsched_fallback_fn);
+
+static unsigned long plugsched_watchdog_period(void)
+{
+	unsigned int ms = READ_ONCE(plugsched_watchdog_ms);
+
+	return msecs_to_jiffies(clamp(ms / 4, 10U, 1000U));
+}
+
+static void plugsched_watchdog_start(void)
+{
+	if (plugsched_worker && READ_ONCE(plugsched_watchdog_ms))
+		kthread_mod_delayed_work(plugsched_worker, &plugsched_watchdog_work,
+					 plugsched_watchdog_period());
+}
+
+static void plugsched_watchdog_kick(void)
+{
+	if (READ_ONCE(ps_ops))
+		plugsched_watchdog_start();
+}
+
+/* The task on @rq that has waited longest, if it waited over @limit. */
+static struct task_struct *plugsched_stalled(struct rq *rq, unsigned long limit,
+					     unsigned long *waited)
+{
+	struct task_struct *p, *found = NULL;
+	unsigned int seen = 0;
+	struct rq_flags rf;
+
+	rq_lock_irqsave(rq, &rf);
+	/* The running task went to the tail when it started: two at most. */
+	list_for_each_entry(p, &rq->plug.runnable, plugsched.runnable_node) {
+		if (task_current(rq, p) && !seen++)
+			continue;
+		*waited = jiffies - p->plugsched.runnable_at;
+		if (*waited > limit) {
+			found = p;
+			get_task_struct(p);
+		}
+		break;
+	}
+	rq_unlock_irqrestore(rq, &rf);
+	return found;
+}
+
+/* A switch asked for through sysfs, done on the worker. */
+struct plugsched_switch_req {
+	struct kthread_work		work;
+	const struct plugsched_ops	*ops;
+	int				ret;
+};
+
+static void plugsched_switch_fn(struct kthread_work *work)
+{
+	struct plugsched_switch_req *req =
+		container_of(work, struct plugsched_switch_req, work);
+
+	req->ret = plugsched_switch(req->ops, NULL);
+}
+
+/*
+ * The watchdog and SysRq works only try the mutex: its holder may be
+ * waiting for a switch queued behind them. They come back later.
+ */
+static void plugsched_watchdog_fn(struct kthread_work *work)
+{
+	unsigned long waited, limit;
+	struct task_struct *p = NULL;
+	char why[80];
+	int cpu;
+
+	if (!mutex_trylock(&plugsched_switch_mutex)) {
+		plugsched_watchdog_start();
+		return;
+	}
+	limit = msecs_to_jiffies(READ_ONCE(plugsched_watchdog_ms));
+	if (!ps_ops || !limit)
+		goto out;
+
+	for_each_online_cpu(cpu) {
+		p = plugsched_stalled(cpu_rq(cpu), limit, &waited);
+		if (p)
+			break;
+	}
+	if (!p) {
+		plugsched_watchdog_start();
+		goto out;
+	}
+
+	pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %d ms)\n",
+	       p->comm, task_pid_nr(p), cpu, jiffies_to_msecs(waited), ps_ops->name,
+	       READ_ONCE(plugsched_watchdog_ms));
+	scnprintf(why, sizeof(why), "watchdog: %s/%d stalled for %u ms", p->comm,
+		  task_pid_nr(p), jiffies_to_msecs(waited));
+	put_task_struct(p);
+	plugsched_switch(NULL, why);
+out:
+	mutex_unlock(&plugsched_switch_mutex);
+}
+
+static void plugsched_sysrq_retry_fn(struct kthread_work *work);
+static DEFINE_KTHREAD_DELAYED_WORK(plugsched_sysrq_retry, plugsched_sysrq_retry_fn);
+
+static void plugsched_sysrq_retry_fn(struct kthread_work *work)
+{
+	kthread_queue_work(plugsched_worker, &plugsched_sysrq_work);
+}
+
+static void plugsched_fallback_fn(struct kthread_work *work)
+{
+	if (!mutex_trylock(&plugsched_switch_mutex)) {
+		kthread_mod_delayed_work(plugsched_worker, &plugsched_sysrq_retry, 1);
+		return;
+	}
+	if (ps_ops) {
+		pr_warn("plugsched: SysRq: %s ejected, every task back to %s\n",
+			ps_ops->name, PLUGSCHED_MAINLINE);
+		plugsched_switch(NULL, "sysrq");
+	} else {
+		pr_info("plugsched: SysRq: %s runs already\n", PLUGSCHED_MAINLINE);
+	}
+	mutex_unlock(&plugsched_switch_mutex);
+}
+
+static void plugsched_sysrq_handler(u8 key)
+{
+	if (plugsched_worker)
+		kthread_queue_work(plugsched_worker, &plugsched_sysrq_work);
+}
+
+static const struct sysrq_key_op plugsched_sysrq_op = {
+	.handler	= plugsched_sysrq_handler,
+	.help_msg	= "plugsched-fallback(P)",
+	.action_msg	= "Moving every task back to the mainline scheduler",
+	.enable_mask	= SYSRQ_ENABLE_RTNICE,
+};
+
+/* Boot: sched= and the default */
+
+static const struct plugsched_ops *plugsched_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(plugsched_policies); i++)
+		if (sysfs_streq(name, plugsched_policies[i]->name))
+			return plugsched_policies[i];
+	return NULL;
+}
+
+static bool plugsched_name_valid(const char *name)
+{
+	return sysfs_streq(name, PLUGSCHED_MAINLINE) || plugsched_find(name);
 }
 
 static int __init plugsched_setup(char *str)
@@ -856,16 +1418,22 @@ static int __init plugsched_setup(char *str)
 }
 early_param("sched", plugsched_setup);
 
-static void __init plugsched_warn_choices(void)
+static void plugsched_list_choices(char *list, size_t size)
 {
-	char list[128];
 	unsigned int i;
 	int len;
 
-	len = scnprintf(list, sizeof(list), "%s", PLUGSCHED_MAINLINE);
+	len = scnprintf(list, size, "%s", PLUGSCHED_MAINLINE);
 	for (i = 0; i < ARRAY_SIZE(plugsched_policies); i++)
-		len += scnprintf(list + len, sizeof(list) - len, " %s",
+		len += scnprintf(list + len, size - len, " %s",
 				 plugsched_policies[i]->name);
+}
+
+static void __init plugsched_warn_choices(void)
+{
+	char list[128];
+
+	plugsched_list_choices(list, sizeof(list));
 	pr_warn("plugsched: choices: %s\n", list);
 }
 
@@ -874,7 +1442,6 @@ void __init plugsched_init(void)
 {
 	const char *name = CONFIG_PLUGSCHED_DEFAULT_NAME;
 	const struct plugsched_ops *ops;
-	u16 owner = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -882,8 +1449,8 @@ void __init plugsched_init(void)
 
 		memset(prq, 0, sizeof(*prq));
 		prq->cpu = cpu;
-		prq->next_balance = jiffies;
-		prq->kick_backoff = 1;
+		INIT_LIST_HEAD(&prq->runnable);
+		INIT_LIST_HEAD(&prq->runnable_idle);
 	}
 
 	/* Names are exact (lower case); two sched= are one too many. */
@@ -901,26 +1468,37 @@ void __init plugsched_init(void)
 		}
 	}
 
-	ops = plugsched_find(name, &owner);
+	ops = plugsched_find(name);
 	/* The class walk relies on fair > plug > idle in the linker order. */
 	if (ops && WARN_ON_ONCE(!sched_class_above(&fair_sched_class, &plug_sched_class) ||
 				!sched_class_above(&plug_sched_class, &idle_sched_class)))
 		ops = NULL;
-	if (ops && plugsched_activate(ops, owner)) {
+	if (ops && plugsched_activate(ops)) {
 		pr_err("plugsched: %s failed to start, using %s\n", ops->name,
 		       PLUGSCHED_MAINLINE);
 		ops = NULL;
 	}
+	if (ops) {
+		/* No task but the boot one, which becomes the idle task. */
+		WRITE_ONCE(plugsched_to_plug, true);
+		static_branch_enable(&__plugsched_enabled);
+		static_branch_enable(&__plugsched_all);
+		ps_state = PLUGSCHED_STATE_ENABLED;
+		ps_shown_name = ops->name;
+	}
 	pr_info("plugsched: CPU scheduler: %s\n", ops ? ops->name : PLUGSCHED_MAINLINE);
 }
 
-/* Reporting: /sys/kernel/plugsched and /proc/scheduler */
+/* Reporting and switching: /sys/kernel/plugsched and /proc/scheduler */
 
 static const char *plugsched_active_name(void)
 {
-	const struct plugsched_ops *ops = READ_ONCE(ps_ops);
+	const char *name;
 
-	return ops ? ops->name : PLUGSCHED_MAINLINE;
+	spin_lock(&plugsched_state_lock);
+	name = ps_shown_name;
+	spin_unlock(&plugsched_state_lock);
+	return name;
 }
 
 static ssize_t active_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -929,23 +1507,77 @@ static ssize_t active_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", plugsched_active_name());
 }
 
+static ssize_t active_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	const struct plugsched_ops *ops = NULL;
+	struct plugsched_switch_req req;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!sysfs_streq(buf, PLUGSCHED_MAINLINE)) {
+		ops = plugsched_find(buf);
+		if (!ops)
+			return -EINVAL;
+	}
+	if (!plugsched_worker)
+		return -ENODEV;
+	if (!mutex_trylock(&plugsched_switch_mutex))
+		return -EBUSY;
+	req.ops = ops;
+	kthread_init_work(&req.work, plugsched_switch_fn);
+	kthread_queue_work(plugsched_worker, &req.work);
+	kthread_flush_work(&req.work);
+	ret = req.ret;
+	mutex_unlock(&plugsched_switch_mutex);
+	return ret ? ret : count;
+}
+
 static ssize_t available_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
-	int len = sysfs_emit(buf, "%s", PLUGSCHED_MAINLINE);
-	unsigned int i;
+	char list[128];
 
-	for (i = 0; i < ARRAY_SIZE(plugsched_policies); i++)
-		len += sysfs_emit_at(buf, len, " %s", plugsched_policies[i]->name);
-	return len + sysfs_emit_at(buf, len, "\n");
+	plugsched_list_choices(list, sizeof(list));
+	return sysfs_emit(buf, "%s\n", list);
 }
 
-static struct kobj_attribute plugsched_active_attr = __ATTR_RO(active);
+static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	static const char * const names[] = {
+		[PLUGSCHED_STATE_MAINLINE]	= "mainline",
+		[PLUGSCHED_STATE_ENABLED]	= "enabled",
+		[PLUGSCHED_STATE_SWITCHING]	= "switching",
+	};
+	char state[128];
+
+	spin_lock(&plugsched_state_lock);
+	if (ps_state == PLUGSCHED_STATE_FALLBACK)
+		scnprintf(state, sizeof(state), "fallback (%s)", ps_fallback);
+	else
+		strscpy(state, names[ps_state], sizeof(state));
+	spin_unlock(&plugsched_state_lock);
+	return sysfs_emit(buf, "%s\n", state);
+}
+
+static ssize_t switches_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(ps_nr_switches));
+}
+
+static struct kobj_attribute plugsched_active_attr = __ATTR_RW(active);
 static struct kobj_attribute plugsched_available_attr = __ATTR_RO(available);
+static struct kobj_attribute plugsched_state_attr = __ATTR_RO(state);
+static struct kobj_attribute plugsched_switches_attr = __ATTR_RO(switches);
 
 static struct attribute *plugsched_attrs[] = {
 	&plugsched_active_attr.attr,
 	&plugsched_available_attr.attr,
+	&plugsched_state_attr.attr,
+	&plugsched_switches_attr.attr,
 	NULL,
 };
 
@@ -959,8 +1591,11 @@ static int plugsched_proc_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static struct ctl_table plugsched_core_table[1];
+
 static int __init plugsched_late_init(void)
 {
+	struct kthread_worker *worker;
 	struct kobject *kobj;
 	int ret = 0;
 
@@ -970,10 +1605,28 @@ static int __init plugsched_late_init(void)
 	if (!proc_create_single("scheduler", 0444, NULL, plugsched_proc_show))
 		pr_warn("plugsched: cannot create /proc/scheduler\n");
 
-	mutex_lock(&plugsched_mutex);
-	if (ps_ops)
+	/* Real time, so that a policy starving normal tasks cannot stop it. */
+	worker = kthread_create_worker(0, "plugsched");
+	if (IS_ERR(worker)) {
+		pr_warn("plugsched: no worker, no watchdog: %ld\n", PTR_ERR(worker));
+	} else {
+		sched_set_fifo_low(worker->task);
+		plugsched_worker = worker;
+	}
+	if (register_sysrq_key('P', &plugsched_sysrq_op))
+		pr_warn("plugsched: SysRq-P is taken\n");
+
+	plugsched_knob_entry(&plugsched_core_table[0], &plugsched_watchdog_knob);
+	if (!register_sysctl("kernel", plugsched_core_table))
+		pr_warn("plugsched: cannot register plugsched_watchdog_ms\n");
+
+	mutex_lock(&plugsched_switch_mutex);
+	plugsched_sysctl_ready = true;
+	if (ps_ops) {
 		ret = plugsched_register_knobs(ps_ops);
-	mutex_unlock(&plugsched_mutex);
+		plugsched_watchdog_start();
+	}
+	mutex_unlock(&plugsched_switch_mutex);
 	if (ret)
 		pr_warn("plugsched: cannot register the knobs of %s: %d\n",
 			ps_ops->name, ret);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build the guest initramfs: busybox-static, rt-tests' hackbench and
-# cyclictest with their libraries, and the plugsched selftests.
+# cyclictest, stress-ng, with their libraries, and the plugsched selftests.
 # Output: build/initramfs.cpio.gz
 . "$(dirname "$0")/lib.sh"
 
@@ -28,7 +28,7 @@ gcc -O2 -Wall -Werror -static -I"$kst" -o "$root/usr/bin/plugsched_test" \
 	"$kst/plugsched/plugsched_test.c" -lpthread
 
 # rt-tests binaries with the shared libraries they load.
-for bin in /usr/bin/hackbench /usr/bin/cyclictest; do
+for bin in /usr/bin/hackbench /usr/bin/cyclictest /usr/bin/stress-ng; do
 	cp "$bin" "$root/usr/bin/"
 	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
 		mkdir -p "$root$(dirname "$lib")"

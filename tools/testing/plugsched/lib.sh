@@ -10,8 +10,8 @@ JOBS=$(nproc)
 
 # Packages every script here may need; installed on demand.
 PACKAGES="linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
-cpio ccache sparse qemu-system-x86 busybox-static rt-tests rsync git xz-utils
-perl python3 kmod"
+cpio ccache sparse qemu-system-x86 busybox-static rt-tests stress-ng rsync git
+xz-utils perl python3 kmod"
 
 # ccache shared by every clone of the project on this machine.
 export CCACHE_BASEDIR=$TOP
@@ -68,4 +68,80 @@ apply_project() {
 		patch -s -p1 -d "$dst" --no-backup-if-mismatch < "$TOP/patches/$p" \
 			|| die "patches/$p does not apply"
 	done < "$TOP/patches/series"
+}
+
+# The policies every boot-per-policy script covers (eevdf apart).
+PLUGSCHED_POLICIES="o1 cfs sd"
+
+# Lines a correct kernel never logs.
+BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
+
+# Knobs the torture writes at random, in ranges where a correct policy
+# keeps every wait under the watchdog's default limit (o1 lets an expired
+# task wait o1_starvation_limit_ms x the CPU's runnable tasks, and not at
+# all with 0: the watchdog rightly fires then).
+torture_knobs() {
+	case $1 in
+	o1) echo "o1_def_timeslice_ms:5:100 o1_starvation_limit_ms:100:250" ;;
+	cfs) echo "sched_granularity_ns:100000:20000000 sched_wakeup_granularity_ns:0:10000000" \
+		  "sched_latency_ns:100000:40000000 sched_child_runs_first:0:1" ;;
+	sd) echo "rr_interval:1:50 interactive:0:1" ;;
+	esac
+}
+
+# torture_cmds POLICY SECONDS: the guest commands of a torture run. At once:
+# stress-ng's scheduler stressors (exec as an unprivileged user: stress-ng
+# skips it as root), sched_setattr/affinity churn, random knob writes and
+# hotplug cycling of every CPU but 0. Prints TAP lines.
+torture_cmds() {
+	local policy=$1 secs=$2
+	cat <<EOT
+chmod 1777 /tmp
+sng="stress-ng --temp-path /tmp --timeout ${secs}s --metrics-brief"
+\$sng --cpu 2 --switch 2 --yield 2 --fork 2 --schedpolicy 2 --affinity 2 --nice 2 \
+	--pipe 2 --futex 2 --hrtimers 2 > /tmp/sng.out 2>&1 &
+s1=\$!
+grep -q ^nobody: /etc/passwd 2>/dev/null || echo 'nobody:x:65534:65534::/tmp:/bin/sh' >> /etc/passwd
+su -s /bin/sh nobody -c "\$sng --exec 2" > /tmp/sng-exec.out 2>&1 &
+s2=\$!
+plugsched_test churn $secs > /tmp/churn.out 2>&1 &
+c=\$!
+plugsched_test knobfuzz $secs $(torture_knobs "$policy") > /tmp/knob.out 2>&1 &
+k=\$!
+ncpu=\$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+# (Offlining fails with EBUSY while SCHED_DEADLINE tasks of the
+# schedpolicy stressor need the CPU's bandwidth: counted apart.)
+hp=0 hpbusy=0 hpfail=0 end=\$(( \$(date +%s) + $secs - 2 ))
+while [ \$(date +%s) -lt \$end ]; do
+	for cpu in \$(seq 1 \$((ncpu - 1))); do
+		f=/sys/devices/system/cpu/cpu\$cpu/online
+		if echo 0 2>/tmp/hp.err > \$f; then
+			hp=\$((hp + 1))
+		elif grep -q busy /tmp/hp.err; then
+			hpbusy=\$((hpbusy + 1))
+		else
+			hpfail=\$((hpfail + 1))
+		fi
+		sleep 0.2
+		[ \$(cat \$f) = 1 ] || echo 1 > \$f || hpfail=\$((hpfail + 1))
+	done
+done
+wait \$s1; r1=\$?
+wait \$s2; r2=\$?
+wait \$c; wait \$k
+cat /tmp/churn.out /tmp/knob.out | grep -E '^(ok|not ok|#) '
+grep -q 'successful run completed' /tmp/sng.out && [ \$r1 = 0 ] && echo "ok 1 stress-ng scheduler stressors completed (${secs}s)" || { echo "not ok 1 stress-ng scheduler stressors: exit \$r1"; tail -5 /tmp/sng.out | sed 's/^/# /'; }
+grep -q 'successful run completed' /tmp/sng-exec.out && [ \$r2 = 0 ] && echo 'ok 1 stress-ng exec stressor completed' || { echo "not ok 1 stress-ng exec stressor: exit \$r2"; tail -5 /tmp/sng-exec.out | sed 's/^/# /'; }
+missing=
+for s in cpu switch yield fork schedpolicy affinity nice pipe futex hrtimers; do
+	grep -q "metrc: .* \$s  *[1-9][0-9]* " /tmp/sng.out || missing="\$missing \$s"
+done
+grep -q "metrc: .* exec  *[1-9][0-9]* " /tmp/sng-exec.out || missing="\$missing exec"
+[ -z "\$missing" ] && echo 'ok 1 every stressor reported work done' || echo "not ok 1 stressors without work:\$missing"
+[ \$hp -gt 0 ] && [ \$hpfail = 0 ] && echo "ok 1 \$hp CPU offline/online cycles (\$hpbusy offlines refused: deadline bandwidth)" || echo "not ok 1 \$hp CPU offline/online cycles, \$hpfail failed writes"
+sleep 1
+left=\$(pgrep 'stress-ng|plugsched_test' | wc -l)
+zombies=\$(grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l)
+[ "\$left" = 0 ] && [ "\$zombies" = 0 ] && echo 'ok 1 every process started was reaped' || echo "not ok 1 \$left stress processes left, \$zombies zombies"
+EOT
 }

@@ -95,6 +95,13 @@ rr_interval scales with the CPUs as SD did. KUnit tests cover quota
 accounting, expiry and both rotations." \
 	kernel/sched/plugsched_sd.c kernel/sched/plugsched_sd_kunit.c
 
+commit_new "sched/plugsched: add a test policy that starves a task" \
+"A policy for testing the watchdog only (CONFIG_PLUGSCHED_STARVE_TEST,
+sched=starve): round robin that never picks the task whose PID is written
+to /proc/sys/kernel/starve_pid, so that the watchdog has something to
+catch." \
+	kernel/sched/plugsched_starve.c
+
 while read -r p; do
 	[ -n "$p" ] && [ "${p#\#}" = "$p" ] || continue
 	g am -q --whitespace=nowarn "$TOP/patches/$p" || { g am --abort; die "git am patches/$p failed"; }

@@ -23,6 +23,12 @@
  *   plugsched_test sdbound NICE NICE...
  *   plugsched_test deadline NR_HOGS RUN_MS PERIOD_MS SECONDS MIN_PCT
  *   plugsched_test setattr
+ *   plugsched_test stall WATCHDOG_MS
+ *   plugsched_test sysrq
+ *   plugsched_test switch CYCLES
+ *   plugsched_test switchbad
+ *   plugsched_test churn SECS
+ *   plugsched_test knobfuzz SECS NAME:MIN:MAX...
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1265,6 +1271,514 @@ static int test_setattr(int argc, char **argv)
 	return 0;
 }
 
+/* Runtime switching and the watchdog: /sys/kernel/plugsched */
+
+#define PS_SYSFS	"/sys/kernel/plugsched/"
+
+static void read_line(const char *path, char *buf, size_t size)
+{
+	if (read_file(path, buf, size) < 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static long read_long(const char *path)
+{
+	char buf[64];
+
+	read_line(path, buf, sizeof(buf));
+	return buf[0] ? strtol(buf, NULL, 10) : -1;
+}
+
+/* Write @name to active; return 0 or -errno, and the time it took. */
+static int switch_to(const char *name, uint64_t *ns)
+{
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+	int err = write_file(PS_SYSFS "active", name, strlen(name));
+
+	if (ns)
+		*ns = now_ns(CLOCK_MONOTONIC) - t0;
+	return err;
+}
+
+static const char *expected_state(const char *name)
+{
+	return strcmp(name, "eevdf") ? "enabled" : "mainline";
+}
+
+/* Tasks still shown in the plug class by /proc/PID/task/TID/sched. */
+static int plugged_tasks(void)
+{
+	static const char cmd[] =
+		"grep -l plugsched.policy /proc/[0-9]*/task/[0-9]*/sched 2>/dev/null | wc -l";
+	FILE *f = popen(cmd, "r");
+	int n = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = -1;
+		pclose(f);
+	}
+	return n;
+}
+
+static int split_names(char *list, char **names, int max)
+{
+	int n = 0;
+	char *tok;
+
+	for (tok = strtok(list, " "); tok && n < max; tok = strtok(NULL, " "))
+		names[n++] = tok;
+	return n;
+}
+
+/*
+ * stall WATCHDOG_MS (sched=starve): a task the policy never picks makes the
+ * watchdog move every task back to mainline; the task then finishes.
+ */
+static int test_stall(int argc, char **argv)
+{
+	int wd_ms = argc ? atoi(argv[0]) : 2000, status = -1, ticks;
+	uint64_t t0, waited_ms = 0;
+	char buf[256], want[64], pid_s[16], old_wd[32];
+	int *beats = shared(sizeof(int));
+	pid_t victim, bystander;
+
+	ksft_set_plan(7);
+	read_line(PS_SYSFS "active", buf, sizeof(buf));
+	if (strcmp(buf, "starve"))
+		ksft_exit_skip("needs sched=starve, running %s\n", buf);
+	read_line("/proc/sys/kernel/plugsched_watchdog_ms", old_wd, sizeof(old_wd));
+	snprintf(buf, sizeof(buf), "%d", wd_ms);
+	if (write_file("/proc/sys/kernel/plugsched_watchdog_ms", buf, strlen(buf)))
+		ksft_exit_fail_msg("cannot set plugsched_watchdog_ms\n");
+
+	bystander = fork();
+	if (bystander == 0) {
+		for (;;) {
+			usleep(10000);
+			__atomic_add_fetch(beats, 1, __ATOMIC_RELAXED);
+		}
+	}
+	victim = fork();
+	if (victim == 0) {
+		burn_cpu(300);
+		_exit(0);
+	}
+	t0 = now_ns(CLOCK_MONOTONIC);
+	snprintf(pid_s, sizeof(pid_s), "%d", victim);
+	if (write_file("/proc/sys/kernel/starve_pid", pid_s, strlen(pid_s)))
+		ksft_exit_fail_msg("cannot set starve_pid\n");
+
+	/* Up to the limit plus 10 s for the watchdog and the victim. */
+	for (ticks = 0; ticks < (wd_ms + 10000) / 10; ticks++) {
+		if (waitpid(victim, &status, WNOHANG) == victim) {
+			waited_ms = (now_ns(CLOCK_MONOTONIC) - t0) / MSEC;
+			break;
+		}
+		usleep(10000);
+	}
+	kill(bystander, SIGKILL);
+	reap(bystander);
+	write_file("/proc/sys/kernel/plugsched_watchdog_ms", old_wd, strlen(old_wd));
+
+	ksft_test_result(waited_ms && WIFEXITED(status) && !WEXITSTATUS(status),
+			 "starved task finished after %llu ms\n",
+			 (unsigned long long)waited_ms);
+	ksft_test_result(waited_ms >= wd_ms * 9 / 10 && waited_ms < wd_ms + 5000,
+			 "it was starved for the watchdog limit: %llu ms, limit %d ms\n",
+			 (unsigned long long)waited_ms, wd_ms);
+	ksft_test_result(__atomic_load_n(beats, __ATOMIC_RELAXED) >= wd_ms / 20,
+			 "the machine kept running: a sleeper woke %d times meanwhile\n",
+			 __atomic_load_n(beats, __ATOMIC_RELAXED));
+	read_line(PS_SYSFS "state", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "fallback (starve: watchdog: plugsched_test/%d ", victim);
+	ksft_test_result(!strncmp(buf, want, strlen(want)), "state: \"%s\"\n", buf);
+	read_line(PS_SYSFS "active", buf, sizeof(buf));
+	ksft_test_result(!strcmp(buf, "eevdf"), "active is \"%s\" after the fall back\n", buf);
+	ksft_test_result(plugged_tasks() == 0, "no task left in the plug class (%d)\n",
+			 plugged_tasks());
+	/* The policy's knobs went with it. */
+	ksft_test_result(access("/proc/sys/kernel/starve_pid", F_OK) && errno == ENOENT,
+			 "starve_pid is gone from /proc/sys/kernel\n");
+	return 0;
+}
+
+/*
+ * sysrq: SysRq-P ejects the active policy like the watchdog does; writing
+ * its name to active brings it back.
+ */
+static int test_sysrq(int argc, char **argv)
+{
+	char policy[64], buf[256], want[96];
+	int i;
+
+	ksft_set_plan(4);
+	read_line(PS_SYSFS "active", policy, sizeof(policy));
+	if (!strcmp(policy, "eevdf"))
+		ksft_exit_skip("needs a plugsched policy\n");
+	if (write_file("/proc/sysrq-trigger", "P", 1))
+		ksft_exit_fail_msg("cannot write /proc/sysrq-trigger\n");
+	snprintf(want, sizeof(want), "fallback (%s: sysrq)", policy);
+	for (i = 0; i < 500; i++) {
+		read_line(PS_SYSFS "state", buf, sizeof(buf));
+		if (!strcmp(buf, want))
+			break;
+		usleep(10000);
+	}
+	ksft_test_result(!strcmp(buf, want), "SysRq-P: state \"%s\" after %d ms\n", buf, i * 10);
+	read_line(PS_SYSFS "active", buf, sizeof(buf));
+	ksft_test_result(!strcmp(buf, "eevdf") && plugged_tasks() == 0,
+			 "active is \"%s\", %d tasks left in the plug class\n", buf,
+			 plugged_tasks());
+	ksft_test_result(!switch_to(policy, NULL), "switching back to %s works\n", policy);
+	read_line(PS_SYSFS "state", buf, sizeof(buf));
+	ksft_test_result(!strcmp(buf, "enabled"), "state \"%s\" again\n", buf);
+	return 0;
+}
+
+struct switch_load {
+	int stop;
+	int hb_runs;
+	int hb_failed;
+	uint64_t fifo_max_late_ns;
+	uint64_t fifo_wakeups;
+	uint64_t fifo_late_10ms;
+};
+
+/* A SCHED_FIFO task waking every 2 ms, measuring how late it wakes. */
+static void fifo_body(struct switch_load *l)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	struct timespec ts = { 0, 2 * MSEC };
+	uint64_t t, late;
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		_exit(2);
+	while (!l->stop) {
+		t = now_ns(CLOCK_MONOTONIC);
+		nanosleep(&ts, NULL);
+		late = now_ns(CLOCK_MONOTONIC) - t - 2 * MSEC;
+		if (late > l->fifo_max_late_ns)
+			l->fifo_max_late_ns = late;
+		if (late > 10 * MSEC)
+			l->fifo_late_10ms++;
+		l->fifo_wakeups++;
+	}
+	_exit(0);
+}
+
+static void hackbench_body(struct switch_load *l)
+{
+	while (!l->stop) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			dup2(fd, 1);
+			dup2(fd, 2);
+			execl("/usr/bin/hackbench", "hackbench", "-g", "4", "-l", "50", NULL);
+			_exit(127);
+		}
+		l->hb_runs++;
+		if (reap(p))
+			l->hb_failed++;
+	}
+	_exit(0);
+}
+
+/*
+ * switch CYCLES: under hackbench, pinned and unpinned hogs and a SCHED_FIFO
+ * task, write every available name to active CYCLES times over. Every
+ * switch succeeds and shows, every task finishes; reports the switch times.
+ */
+static int test_switch(int argc, char **argv)
+{
+	int cycles = argc ? atoi(argv[0]) : 100, n, c, i, k = 0, failed = 0, wrong = 0;
+	int ncpu = nr_cpus(), bad_exit = 0;
+	struct switch_load *l = shared(sizeof(*l));
+	char list[256], boot[64], buf[256], *names[16];
+	uint64_t *ns;
+	long sw0, sw1;
+	pid_t pids[6];
+
+	ksft_set_plan(6);
+	read_line(PS_SYSFS "active", boot, sizeof(boot));
+	read_line(PS_SYSFS "available", list, sizeof(list));
+	n = split_names(list, names, 16);
+	ns = calloc(cycles * n, sizeof(*ns));
+	sw0 = read_long(PS_SYSFS "switches");
+
+	for (i = 0; i < 4; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			if (i < 2)
+				pin(0, i % ncpu);
+			while (!l->stop)
+				burn_cpu(10);
+			_exit(0);
+		}
+	}
+	pids[4] = fork();
+	if (pids[4] == 0)
+		fifo_body(l);
+	pids[5] = fork();
+	if (pids[5] == 0)
+		hackbench_body(l);
+	usleep(300000);
+
+	for (c = 0; c < cycles; c++) {
+		for (i = 0; i < n; i++) {
+			/* Start each cycle away from the policy we are on. */
+			const char *name = names[(i + 1 + c) % n];
+
+			read_line(PS_SYSFS "active", buf, sizeof(buf));
+			if (!strcmp(buf, name))
+				continue;
+			if (switch_to(name, &ns[k])) {
+				failed++;
+				continue;
+			}
+			k++;
+			/* Let the load run a little under each policy. */
+			usleep(20000);
+			read_line(PS_SYSFS "active", buf, sizeof(buf));
+			if (strcmp(buf, name))
+				wrong++;
+			read_line(PS_SYSFS "state", buf, sizeof(buf));
+			if (strcmp(buf, expected_state(name)))
+				wrong++;
+		}
+	}
+	switch_to(boot, NULL);
+	sw1 = read_long(PS_SYSFS "switches");
+	l->stop = 1;
+	for (i = 0; i < 6; i++)
+		if (reap(pids[i]))
+			bad_exit++;
+
+	qsort(ns, k, sizeof(*ns), cmp_u64);
+	ksft_print_msg("%d switches: median %.2f ms, p90 %.2f ms, max %.2f ms\n", k,
+		       k ? ns[k / 2] / 1e6 : 0, k ? ns[k * 9 / 10] / 1e6 : 0,
+		       k ? ns[k - 1] / 1e6 : 0);
+	ksft_test_result(k > 0 && !failed && !wrong,
+			 "%d switches over %d cycles of %d names: %d failed, %d showed a wrong active/state\n",
+			 k, cycles, n, failed, wrong);
+	ksft_test_result(sw1 - sw0 >= k && sw1 - sw0 <= k + 1,
+			 "switches counted %ld (%d written, plus the way back)\n", sw1 - sw0, k);
+	/* The writer is a normal task among hogs: its own waits show in the tail. */
+	ksft_test_result(k && ns[k / 2] < 100 * MSEC && ns[k * 9 / 10] < 1000 * MSEC,
+			 "switch time median %.2f ms (< 100), p90 %.2f ms (< 1000), max %.2f ms\n",
+			 k ? ns[k / 2] / 1e6 : 0, k ? ns[k * 9 / 10] / 1e6 : 0,
+			 k ? ns[k - 1] / 1e6 : 0);
+	ksft_test_result(!bad_exit && l->hb_runs > 0 && !l->hb_failed,
+			 "every task finished: %d hackbench runs, %d failed, %d bad exits\n",
+			 l->hb_runs, l->hb_failed, bad_exit);
+	/*
+	 * Under TCG each static key flip (four per switch) retranslates code
+	 * on every vCPU: the worst case is the emulator's, the rate is ours.
+	 */
+	ksft_test_result(l->fifo_wakeups > 100 && l->fifo_late_10ms * 100 <= l->fifo_wakeups &&
+			 l->fifo_max_late_ns < 1000 * MSEC,
+			 "SCHED_FIFO task woke %llu times, %llu over 10 ms late (<= 1%%), at most %.2f ms (< 1000)\n",
+			 (unsigned long long)l->fifo_wakeups,
+			 (unsigned long long)l->fifo_late_10ms, l->fifo_max_late_ns / 1e6);
+	read_line(PS_SYSFS "active", buf, sizeof(buf));
+	ksft_test_result(!strcmp(buf, boot), "back on %s\n", buf);
+	free(ns);
+	return 0;
+}
+
+static int drop_sys_admin(void)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522, 0 };	/* _LINUX_CAPABILITY_VERSION_3 */
+	struct {
+		uint32_t effective, permitted, inheritable;
+	} data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[0].effective &= ~(1U << 21);	/* CAP_SYS_ADMIN */
+	data[0].permitted &= ~(1U << 21);
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/*
+ * switchbad: bad names, unprivileged writers and concurrent switches fail
+ * with EINVAL, EPERM/EACCES and EBUSY, and change nothing.
+ */
+static int test_switchbad(int argc, char **argv)
+{
+	/* (An empty write never reaches sysfs: "\n" is what "echo" sends.) */
+	static const char * const bad[] = { "\n", "nosuch", "EEVDF", "o1 cfs", "o1x",
+					     " ", "eevdf eevdf", "starve2" };
+	char boot[64], buf[64], list[256], *names[16];
+	int i, n, einval = 0, changed = 0, busy = 0, other = 0, ok = 0;
+	int *res = shared(sizeof(int) * 8);
+	long sw0;
+	pid_t p;
+
+	ksft_set_plan(4);
+	read_line(PS_SYSFS "active", boot, sizeof(boot));
+	sw0 = read_long(PS_SYSFS "switches");
+	for (i = 0; i < (int)ARRAY_SIZE(bad); i++) {
+		if (write_file(PS_SYSFS "active", bad[i], strlen(bad[i])) == -EINVAL)
+			einval++;
+		read_line(PS_SYSFS "active", buf, sizeof(buf));
+		if (strcmp(buf, boot) || read_long(PS_SYSFS "switches") != sw0)
+			changed++;
+	}
+	ksft_test_result(einval == ARRAY_SIZE(bad) && !changed,
+			 "%d of %zu bad names got EINVAL, %d changed something\n",
+			 einval, ARRAY_SIZE(bad), changed);
+
+	p = fork();
+	if (p == 0) {
+		res[0] = drop_sys_admin() ? -999 : switch_to("eevdf", NULL);
+		if (setuid(65534))
+			_exit(1);
+		res[1] = switch_to("eevdf", NULL);
+		_exit(0);
+	}
+	reap(p);
+	read_line(PS_SYSFS "active", buf, sizeof(buf));
+	ksft_test_result(res[0] == -EPERM && res[1] == -EACCES && !strcmp(buf, boot),
+			 "without CAP_SYS_ADMIN: %s; as uid 65534: %s; still %s\n",
+			 strerror(-res[0]), strerror(-res[1]), buf);
+
+	/* Two writers at once: one of them finds a switch in progress. */
+	read_line(PS_SYSFS "available", list, sizeof(list));
+	n = split_names(list, names, 16);
+	for (i = 0; i < 2; i++) {
+		if (fork() == 0) {
+			int k, r;
+
+			pin(0, i % nr_cpus());
+			for (k = 0; k < 60; k++) {
+				r = switch_to(names[(k + i) % n], NULL);
+				__atomic_add_fetch(r == -EBUSY ? &res[2] : r ? &res[3] : &res[4],
+						   1, __ATOMIC_RELAXED);
+			}
+			_exit(0);
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	busy = res[2];
+	other = res[3];
+	ok = res[4];
+	ksft_test_result(busy > 0 && !other && ok > 0,
+			 "concurrent writers: %d switched, %d got EBUSY, %d other errors\n",
+			 ok, busy, other);
+	switch_to(boot, NULL);
+	read_line(PS_SYSFS "state", buf, sizeof(buf));
+	ksft_test_result(!strcmp(buf, expected_state(boot)), "state \"%s\" on %s\n", buf, boot);
+	return 0;
+}
+
+/* Torture helpers */
+
+/* A child for churn: 1 ms of CPU, then 1 ms asleep, until killed. */
+static void churn_child(void)
+{
+	struct timespec ts = { 0, MSEC };
+
+	for (;;) {
+		burn_cpu(1);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * churn SECS: sched_setattr churn of 8 tasks between SCHED_OTHER, BATCH,
+ * IDLE and FIFO, with random nice and affinity, for SECS seconds. Every
+ * call succeeds and every task is reaped.
+ */
+static int test_churn(int argc, char **argv)
+{
+	int secs = argc ? atoi(argv[0]) : 60, ncpu = nr_cpus(), i, bad = 0, dead = 0;
+	static const int policies[] = { SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO };
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + secs * NSEC;
+	unsigned long calls = 0;
+	pid_t pids[8];
+
+	ksft_set_plan(2);
+	srand(getpid());
+	for (i = 0; i < 8; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			churn_child();
+	}
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		struct ps_sched_attr a = { .size = sizeof(a) };
+		pid_t p = pids[rand() % 8];
+		cpu_set_t set;
+		int c;
+
+		a.sched_policy = policies[rand() % 4];
+		if (a.sched_policy == SCHED_FIFO)
+			a.sched_priority = 1 + rand() % 10;
+		else
+			a.sched_nice = rand() % 40 - 20;
+		if (syscall(SYS_sched_setattr, p, &a, 0))
+			bad++;
+		CPU_ZERO(&set);
+		for (c = 0; c < ncpu; c++)
+			if (rand() & 1)
+				CPU_SET(c, &set);
+		CPU_SET(rand() % ncpu, &set);
+		/* EINVAL: every CPU of the mask went offline meanwhile. */
+		if (sched_setaffinity(p, sizeof(set), &set) && errno != EINVAL)
+			bad++;
+		calls += 2;
+		usleep(500);
+	}
+	for (i = 0; i < 8; i++) {
+		kill(pids[i], SIGKILL);
+		if (reap(pids[i]) != 128 + SIGKILL)
+			dead++;
+	}
+	ksft_test_result(!bad, "%lu sched_setattr/sched_setaffinity calls, %d failed\n",
+			 calls, bad);
+	ksft_test_result(!dead, "8 churned tasks reaped (%d not as expected)\n", dead);
+	return 0;
+}
+
+/* knobfuzz SECS NAME:MIN:MAX...: random in-range knob writes all succeed. */
+static int test_knobfuzz(int argc, char **argv)
+{
+	int secs = argc ? atoi(argv[0]) : 60, n = argc - 1, bad = 0, i;
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + secs * NSEC;
+	unsigned long writes = 0;
+	char path[128], val[32];
+
+	ksft_set_plan(1);
+	if (n < 1)
+		ksft_exit_skip("no knobs given\n");
+	srand(getpid());
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		char name[64];
+		long lo, hi, v;
+
+		i = 1 + rand() % n;
+		if (sscanf(argv[i], "%63[^:]:%ld:%ld", name, &lo, &hi) != 3)
+			ksft_exit_fail_msg("bad knob spec %s\n", argv[i]);
+		v = lo + (long)((double)rand() / RAND_MAX * (hi - lo));
+		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+		snprintf(val, sizeof(val), "%ld", v);
+		if (write_file(path, val, strlen(val)))
+			bad++;
+		writes++;
+		usleep(20000);
+	}
+	ksft_test_result(!bad, "%lu random in-range knob writes, %d failed\n", writes, bad);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -1288,6 +1802,12 @@ static const struct {
 	{ "sdbound", test_sdbound },
 	{ "deadline", test_deadline },
 	{ "setattr", test_setattr },
+	{ "stall", test_stall },
+	{ "sysrq", test_sysrq },
+	{ "switch", test_switch },
+	{ "switchbad", test_switchbad },
+	{ "churn", test_churn },
+	{ "knobfuzz", test_knobfuzz },
 };
 
 int main(int argc, char **argv)

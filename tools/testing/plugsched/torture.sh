@@ -1,0 +1,50 @@
+#!/bin/bash
+# make torture [POLICIES="o1 cfs"] [MINUTES=n]: boot the debug kernel
+# (lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, plugsched invariants) per policy with
+# 4 CPUs in 2 nodes and torture it for MINUTES (default 1): stress-ng's
+# scheduler stressors, sched_setattr churn, random knob writes and CPU
+# hotplug at once. Fails on any failed check, any splat in the log, or a
+# watchdog fall back. Last line: "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+set +e
+
+T=$TOP/tools/testing/plugsched
+POLICIES=${POLICIES:-$PLUGSCHED_POLICIES}
+MINUTES=${MINUTES:-1}
+OUT=$TOP/out/torture
+mkdir -p "$OUT"
+
+"$T/kernel.sh" debug || die "debug kernel build failed"
+"$T/initramfs.sh" || die "initramfs build failed"
+
+pass=0 fail=0 start=$(date +%s) n=0 total=$(echo $POLICIES | wc -w)
+for p in $POLICIES; do
+	n=$((n + 1))
+	secs=$((MINUTES * 60))
+	left=$(( (total - n + 1) * (secs + 120) / 60 ))
+	log "torture $n/$total: sched=$p, $MINUTES min, 4 CPUs in 2 nodes (~$left min left)"
+	logf=$OUT/$p.log
+	cmds="$(torture_cmds "$p" "$secs")
+s=\$(cat /sys/kernel/plugsched/state)
+case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *) echo \"ok 1 the watchdog never fired (state: \$s)\" ;; esac"
+	PLUGSCHED_QUIET=1 "$T/run.sh" -k "$B/debug/bzImage" -s "$p" -c 4 -n 2 -l "$logf" \
+		-t $((secs + 900)) "$cmds"
+	rc=$?
+	res=$(sed -n '/PLUGSCHED-BEGIN/,$p' "$logf" | tr -d '\r' | grep -a -E '^(ok|not ok) [0-9]|^# ')
+	echo "$res" | sed "s/^/[$p] /"
+	okn=$(echo "$res" | grep -c '^ok ' || true)
+	bad=$(echo "$res" | grep -c '^not ok ' || true)
+	splat=$(grep -a -E "$BAD_PATTERNS" "$logf" | head -5 || true)
+	[ -z "$splat" ] || { echo "$splat" | sed "s/^/[$p] # /"; bad=$((bad + 1)); }
+	[ "$rc" = 124 ] && { echo "[$p] not ok - the guest did not finish"; bad=$((bad + 1)); }
+	if [ "$bad" = 0 ] && [ "$okn" -gt 0 ]; then
+		pass=$((pass + 1))
+		echo "ok - $p survived $MINUTES min of torture ($okn checks; log $logf)"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $p torture: $bad failures (log $logf)"
+	fi
+done
+log "done in $(( ($(date +%s) - start) / 60 )) min"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
