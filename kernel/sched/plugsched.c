@@ -997,6 +997,41 @@ void __plugsched_post_fork(struct task_struct *p)
 	plugsched_fix_task(p, false);
 }
 
+/* A task of @class queued on @rq, or NULL; @rq is locked. */
+static struct task_struct *plugsched_first_queued(struct rq *rq,
+						  const struct sched_class *class)
+{
+	if (class == &plug_sched_class) {
+		struct list_head *queued = list_empty(&rq->plug.runnable) ?
+					   &rq->plug.runnable_idle : &rq->plug.runnable;
+
+		return list_first_entry_or_null(queued, struct task_struct,
+						plugsched.runnable_node);
+	}
+#ifdef CONFIG_SMP
+	return list_first_entry_or_null(&rq->cfs_tasks, struct task_struct, se.group_node);
+#else
+	return NULL;
+#endif
+}
+
+/* Tasks of @class still queued anywhere; 0 once a switch is complete. */
+static unsigned int plugsched_nr_left(const struct sched_class *class)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (class == &plug_sched_class)
+			n += READ_ONCE(rq->plug.nr_running);
+		else
+			n += READ_ONCE(rq->cfs.h_nr_queued);
+	}
+	return n;
+}
+
 /*
  * Move every task that the task list shows, then the queued ones it did not
  * (a task that exited is unhashed before its last schedule): @class is the
@@ -1020,31 +1055,13 @@ static unsigned int plugsched_move_all(const struct sched_class *class, bool for
 
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
-		struct list_head *queued;
 		struct rq_flags rf;
 
 		for (;;) {
-			p = NULL;
 			rq_lock_irqsave(rq, &rf);
-			if (class == &plug_sched_class)
-				queued = list_empty(&rq->plug.runnable) ?
-					 &rq->plug.runnable_idle : &rq->plug.runnable;
-#ifdef CONFIG_SMP
-			else
-				queued = &rq->cfs_tasks;
-#else
-			else
-				queued = NULL;
-#endif
-			if (queued && !list_empty(queued)) {
-				if (class == &plug_sched_class)
-					p = list_first_entry(queued, struct task_struct,
-							     plugsched.runnable_node);
-				else
-					p = list_first_entry(queued, struct task_struct,
-							     se.group_node);
+			p = plugsched_first_queued(rq, class);
+			if (p)
 				get_task_struct(p);
-			}
 			rq_unlock_irqrestore(rq, &rf);
 			if (!p)
 				break;
@@ -1055,9 +1072,6 @@ static unsigned int plugsched_move_all(const struct sched_class *class, bool for
 	}
 	return moved;
 }
-
-/* Tasks of @class still queued anywhere; 0 once a switch is complete. */
-static unsigned int plugsched_nr_left(const struct sched_class *class);
 
 /*
  * Move them all, then drain again until nothing is left: a task that exited
@@ -1079,23 +1093,6 @@ static unsigned int plugsched_move_until_empty(const struct sched_class *class,
 		moved += plugsched_move_all(class, forget);
 	}
 	return moved;
-}
-
-/* Tasks of @class still queued anywhere; 0 once a switch is complete. */
-static unsigned int plugsched_nr_left(const struct sched_class *class)
-{
-	unsigned int n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct rq *rq = cpu_rq(cpu);
-
-		if (class == &plug_sched_class)
-			n += READ_ONCE(rq->plug.nr_running);
-		else
-			n += READ_ONCE(rq->cfs.h_nr_queued);
-	}
-	return n;
 }
 
 static void plugsched_watchdog_start(void);
