@@ -163,6 +163,10 @@ struct plugsched_knob {
  *		plugsched_array_count()); return UINT_MAX for a broken one.
  *		Called from the tick; the core WARNs once when the count is
  *		not @prq->nr_running. Optional.
+ * @dump:	print @prq's state and that of @p, queued on it, to the log;
+ *		called under @prq's lock (printk is deferred) when the
+ *		watchdog finds @p stalled, to tell a policy bug from a design
+ *		bound. Optional.
  *
  * All callbacks but @init, @exit, @init_rq, @task_init and @knob_changed
  * run with the runqueue lock of @prq held and interrupts disabled; none
@@ -206,12 +210,14 @@ struct plugsched_ops {
 	u64	(*rr_interval)(struct task_struct *p);
 	void	(*knob_changed)(const struct plugsched_knob *knob);
 	unsigned int (*count)(struct plugsched_rq *prq);
+	void	(*dump)(struct plugsched_rq *prq, struct task_struct *p);
 };
 
 /* The built-in policies (kernel/sched/plugsched_<name>.c). */
 extern const struct plugsched_ops plugsched_o1_ops;
 extern const struct plugsched_ops plugsched_cfs_ops;
 extern const struct plugsched_ops plugsched_sd_ops;
+extern const struct plugsched_ops plugsched_zaphod_ops;
 extern const struct plugsched_ops plugsched_starve_ops;	/* test builds only */
 
 /* Core services for policies (kernel/sched/plugsched.c). */

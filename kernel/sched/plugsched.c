@@ -52,6 +52,9 @@ static const struct plugsched_ops * const plugsched_policies[] = {
 #ifdef CONFIG_PLUGSCHED_SD
 	&plugsched_sd_ops,
 #endif
+#ifdef CONFIG_PLUGSCHED_ZAPHOD
+	&plugsched_zaphod_ops,
+#endif
 #ifdef CONFIG_PLUGSCHED_STARVE_TEST
 	&plugsched_starve_ops,
 #endif
@@ -332,11 +335,30 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
 		resched_curr(rq);
 }
 
+/*
+ * A SCHED_IDLE task runs when nothing else of the policy wants the CPU,
+ * and for a tick after waiting PLUGSCHED_IDLE_WAIT: one preempted in an
+ * RCU read-side section, or holding a lock, must not stall everybody (the
+ * fair class gives such tasks a small weight, not nothing).
+ */
+#define PLUGSCHED_IDLE_WAIT	HZ
+
 static struct task_struct *pick_task_plug(struct rq *rq)
 {
-	if (!rq->plug.nr_running)
+	struct plugsched_rq *prq = &rq->plug;
+
+	if (!prq->nr_running)
 		return NULL;
-	return ps_ops->pick(&rq->plug);
+	if (unlikely(prq->nr_idle) && prq->nr_idle < prq->nr_running) {
+		struct task_struct *p = list_first_entry(&prq->runnable_idle,
+							 struct task_struct,
+							 plugsched.runnable_node);
+
+		if (!task_current(rq, p) &&
+		    time_after(jiffies, p->plugsched.runnable_at + PLUGSCHED_IDLE_WAIT))
+			return p;
+	}
+	return ps_ops->pick(prq);
 }
 
 static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
@@ -374,6 +396,9 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	} else if (ps_ops->tick && ps_ops->tick(&rq->plug, p)) {
 		resched_curr(rq);
 	}
+	/* A SCHED_IDLE task picked after its wait gets one tick. */
+	if (plugsched_task_is_idle(p) && rq->plug.nr_idle < rq->plug.nr_running)
+		resched_curr(rq);
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
 		plugsched_check_counts(rq);
 }
@@ -783,7 +808,7 @@ void plugsched_show_task(struct task_struct *p, struct seq_file *m)
 /* Knobs: /proc/sys/kernel/<name> for the active policy's tunables. */
 
 /* The core's own knob, registered whichever scheduler runs. */
-static int plugsched_watchdog_ms = 10000;
+static int plugsched_watchdog_ms = 30000;
 
 static const struct plugsched_knob plugsched_watchdog_knob = {
 	.name	= "plugsched_watchdog_ms",
@@ -791,7 +816,7 @@ static const struct plugsched_knob plugsched_watchdog_knob = {
 	.value	= &plugsched_watchdog_ms,
 	.min	= 0,
 	.max	= 600000,
-	.def	= 10000,
+	.def	= 30000,
 };
 
 static struct ctl_table *plugsched_sysctl_table;
@@ -1272,6 +1297,22 @@ static void plugsched_watchdog_kick(void)
 		plugsched_watchdog_start();
 }
 
+/* What the core and the policy know of a stalled @p, for the bug report. */
+static void plugsched_dump(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = plug_rq_curr(rq);
+
+	pr_err("plugsched: CPU %d: %u queued (%u idle), load %lu, running %s/%d (%s)\n",
+	       cpu_of(rq), rq->plug.nr_running, rq->plug.nr_idle, rq->plug.load,
+	       curr->comm, task_pid_nr(curr),
+	       curr->sched_class == &plug_sched_class ? ps_ops->name : "other class");
+	pr_err("plugsched: %s/%d: nice %d, policy %u, slot %u, slice %lld ns, on CPU %d\n",
+	       p->comm, task_pid_nr(p), task_nice(p), p->policy, p->plugsched.slot,
+	       p->plugsched.slice, task_cpu(p));
+	if (ps_ops->dump)
+		ps_ops->dump(&rq->plug, p);
+}
+
 /* The task on @rq that has waited longest, if it waited over @limit. */
 static struct task_struct *plugsched_stalled(struct rq *rq, unsigned long limit,
 					     unsigned long *waited)
@@ -1289,6 +1330,10 @@ static struct task_struct *plugsched_stalled(struct rq *rq, unsigned long limit,
 		if (*waited > limit) {
 			found = p;
 			get_task_struct(p);
+			/* The console may wake tasks: no printk under the rq lock. */
+			printk_deferred_enter();
+			plugsched_dump(rq, p);
+			printk_deferred_exit();
 		}
 		break;
 	}

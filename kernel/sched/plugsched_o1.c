@@ -353,6 +353,20 @@ static u64 o1_rr_interval(struct task_struct *p)
 	return o1_task_slice(p);
 }
 
+static void o1_dump(struct plugsched_rq *prq, struct task_struct *p)
+{
+	struct o1_rq *orq = o1_rq(prq);
+
+	pr_err("o1: active %u, expired %u queued, expired since %ld ms, %lu swaps; %s/%d in the %s array, prio %d, sleep_avg %llu ns\n",
+	       orq->active->nr_queued, orq->expired->nr_queued,
+	       orq->expired_timestamp ?
+	       (long)jiffies_to_msecs(jiffies - orq->expired_timestamp) : -1L,
+	       orq->nr_switches, p->comm, task_pid_nr(p),
+	       p->plugsched.array == orq->active ? "active" :
+	       p->plugsched.array == orq->expired ? "expired" : "unknown",
+	       o1_task(p)->prio, o1_task(p)->sleep_avg);
+}
+
 static void o1_show_task(struct seq_file *m, struct task_struct *p)
 {
 	struct o1_task *ot = o1_task(p);
@@ -387,6 +401,7 @@ const struct plugsched_ops plugsched_o1_ops = {
 	.rr_interval		= o1_rr_interval,
 	.show_task		= o1_show_task,
 	.count			= o1_count,
+	.dump			= o1_dump,
 };
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST

@@ -10,13 +10,18 @@
  * array; when nothing is left active the arrays swap and everybody starts
  * again at the top of its staircase (a major rotation).
  *
- * Each level of the active array also has a budget: rr_interval for every
- * task that entered it in this rotation. When the best level's budget is
- * spent, whoever is still on it is pushed down one level (a minor
- * rotation), and levels above the current one stay closed until the next
- * major rotation: a task that wakes up joins at the current level at best.
- * So how long anybody waits follows from the nice levels of the runnable
- * tasks alone; there is no sleep/run estimator.
+ * Each level keeps the total quota queued on it. When a level becomes the
+ * current one, that total is its budget; tasks joining it later run out of
+ * the same budget, they do not extend it. When it is spent, whoever is
+ * still on the level is pushed down one level (a minor rotation), and
+ * levels above the current one stay closed until the next major rotation:
+ * a task that wakes up joins at the current level at best. When the last
+ * level's budget is spent while tasks wait in the expired array, the
+ * active array closes: those on the last level finish their quotas and
+ * everybody else waits in the expired array for the swap. So how long
+ * anybody waits follows from the nice
+ * levels of the runnable tasks alone, however often tasks come and go;
+ * there is no sleep/run estimator.
  */
 #include <linux/log2.h>
 #include <linux/minmax.h>
@@ -62,7 +67,7 @@ struct sd_task {
 
 struct sd_array {
 	struct plugsched_prio_array	pa;
-	s64				budget[SD_LEVELS];	/* ns left */
+	s64				quota[SD_LEVELS];	/* ns queued */
 	unsigned int			nr[SD_LEVELS];
 };
 
@@ -71,8 +76,12 @@ struct sd_rq {
 	struct sd_array		*active;
 	struct sd_array		*expired;
 	unsigned int		level;		/* levels above are closed */
+	s64			budget;		/* ns left at @level */
+	s64			extra;		/* what joiners may still add */
 	u32			epoch;		/* major rotations */
+	bool			closed;		/* nobody joins until the swap */
 	unsigned long		nr_minor;	/* minor rotations */
+	unsigned long		nr_closed;	/* rotations ended by the budget */
 };
 
 static DEFINE_PER_CPU(struct sd_rq, sd_rqs);
@@ -107,43 +116,69 @@ static inline unsigned int sd_static_level(const struct task_struct *p)
  * A minor rotation moves a whole level at once without touching its
  * tasks: every task the active array lists on a closed level is on the
  * current one. Bring @p's fields up to date; a task pushed down starts
- * the new level with a fresh quota.
+ * the new level with a fresh quota. Return: true if @p got one.
  */
-static void sd_fix(struct sd_rq *srq, struct task_struct *p)
+static bool sd_fix(struct sd_rq *srq, struct task_struct *p)
 {
 	struct sd_task *st = sd_task(p);
 
 	if (p->plugsched.array != &srq->active->pa ||
 	    p->plugsched.slot >= srq->level || plugsched_task_is_idle(p))
-		return;
+		return false;
 	p->plugsched.slot = srq->level;
 	st->level = srq->level;
-	if (st->quota_level != st->level) {
-		st->quota_level = st->level;
-		p->plugsched.slice = sd_rr();
+	if (st->quota_level == st->level)
+		return false;
+	st->quota_level = st->level;
+	p->plugsched.slice = sd_rr();
+	return true;
+}
+
+/*
+ * @p's quota counts at its level while it is queued there. One joining the
+ * current level adds it to the level's budget too, but all joiners
+ * together at most as much as the level opened with: tasks coming and
+ * going cannot hold a level open for ever.
+ */
+static void sd_add(struct sd_rq *srq, struct sd_array *arr, struct task_struct *p,
+		   unsigned int level)
+{
+	s64 quota = max_t(s64, p->plugsched.slice, 0);
+
+	/* A task pulled from a busier CPU, where it got less, goes first. */
+	plugsched_array_add(&arr->pa, p, level, sd_task(p)->pulled);
+	if (level >= SD_LEVELS)
+		return;
+	arr->nr[level]++;
+	arr->quota[level] += quota;
+	if (arr == srq->active && level == srq->level) {
+		quota = min(quota, srq->extra);
+		srq->budget += quota;
+		srq->extra -= quota;
 	}
 }
 
-static void sd_add(struct sd_array *arr, struct task_struct *p, unsigned int level)
-{
-	/* A task pulled from a busier CPU, where it got less, goes first. */
-	plugsched_array_add(&arr->pa, p, level, sd_task(p)->pulled);
-	if (level < SD_LEVELS)
-		arr->nr[level]++;
-}
-
+/* And no longer once it leaves: a sleeper does not hold a level open. */
 static void sd_del(struct sd_rq *srq, struct task_struct *p)
 {
 	struct sd_array *arr = sd_array_of(p);
+	unsigned int level;
+	s64 quota;
 
 	sd_fix(srq, p);
-	if (p->plugsched.slot < SD_LEVELS)
-		arr->nr[p->plugsched.slot]--;
+	level = p->plugsched.slot;
+	quota = max_t(s64, p->plugsched.slice, 0);
+	if (level < SD_LEVELS) {
+		arr->nr[level]--;
+		arr->quota[level] -= quota;
+		if (arr == srq->active && level == srq->level)
+			srq->budget -= quota;
+	}
 	plugsched_array_del(p);
 }
 
-/* @p starts @level of @arr with a fresh quota; the level's budget grows. */
-static void sd_enter(struct sd_array *arr, struct task_struct *p,
+/* @p starts @level of @arr with a fresh quota. */
+static void sd_enter(struct sd_rq *srq, struct sd_array *arr, struct task_struct *p,
 		     unsigned int level, s64 quota)
 {
 	struct sd_task *st = sd_task(p);
@@ -151,8 +186,37 @@ static void sd_enter(struct sd_array *arr, struct task_struct *p,
 	st->level = level;
 	st->quota_level = level;
 	p->plugsched.slice = quota;
-	arr->budget[level] += quota;
-	sd_add(arr, p, level);
+	sd_add(srq, arr, p, level);
+}
+
+/* @level becomes the current one: what is queued there is its budget. */
+static void sd_open(struct sd_rq *srq, unsigned int level)
+{
+	srq->level = level;
+	srq->budget = srq->active->quota[level];
+	srq->extra = srq->budget;
+}
+
+/*
+ * @p ran @delta ns (its slice is already charged): take it off the quota
+ * queued at its level and, at the current level, off the budget.
+ */
+static void sd_account(struct sd_rq *srq, struct task_struct *p, s64 delta)
+{
+	struct sd_array *arr = sd_array_of(p);
+	unsigned int level;
+	s64 before;
+
+	/* Pushed down since it last ran: the time counts at the new level. */
+	if (sd_fix(srq, p))
+		p->plugsched.slice -= delta;
+	level = p->plugsched.slot;
+	if (level >= SD_LEVELS)
+		return;
+	before = p->plugsched.slice + delta;
+	arr->quota[level] -= max_t(s64, before, 0) - max_t(s64, p->plugsched.slice, 0);
+	if (arr == srq->active && level == srq->level)
+		srq->budget -= delta;
 }
 
 /* Used every level: wait in the expired array for the next rotation. */
@@ -161,7 +225,7 @@ static void sd_expire(struct sd_rq *srq, struct task_struct *p)
 	struct sd_task *st = sd_task(p);
 
 	st->epoch = srq->epoch + 1;
-	sd_enter(srq->expired, p, sd_static_level(p), sd_rr());
+	sd_enter(srq, srq->expired, p, sd_static_level(p), sd_rr());
 }
 
 /* The quota at its level is used: one level down (keeping any overrun). */
@@ -170,11 +234,11 @@ static void sd_descend(struct sd_rq *srq, struct task_struct *p)
 	struct sd_task *st = sd_task(p);
 	unsigned int level = max(st->level + 1U, srq->level);
 
-	if (level > SD_LOWEST) {
+	if (level > SD_LOWEST || srq->closed) {
 		sd_expire(srq, p);
 		return;
 	}
-	sd_enter(srq->active, p, level, p->plugsched.slice + sd_rr());
+	sd_enter(srq, srq->active, p, level, p->plugsched.slice + sd_rr());
 }
 
 /* Push everybody left on the current level, whose budget is spent, down. */
@@ -186,20 +250,30 @@ static void sd_minor_rotation(struct sd_rq *srq)
 	plugsched_array_move_slot(&arr->pa, from, from + 1);
 	arr->nr[from + 1] += n;
 	arr->nr[from] = 0;
-	arr->budget[from + 1] += n * sd_rr();
-	srq->level = from + 1;
+	arr->quota[from + 1] += n * sd_rr();
+	arr->quota[from] = 0;
+	sd_open(srq, from + 1);
 	srq->nr_minor++;
 }
 
+/* Nobody is left active: the expired tasks start again at the top. */
 static void sd_major_rotation(struct sd_rq *srq)
 {
 	struct sd_array *old = srq->active;
 
 	swap(srq->active, srq->expired);
 	srq->epoch++;
-	srq->level = 0;
-	memset(old->budget, 0, sizeof(old->budget));
+	srq->closed = false;
+	memset(old->quota, 0, sizeof(old->quota));
 	memset(old->nr, 0, sizeof(old->nr));
+	sd_open(srq, 0);
+}
+
+/* Nothing is queued but SCHED_IDLE tasks: start afresh. */
+static inline bool sd_empty(struct sd_rq *srq)
+{
+	return !(srq->active->pa.bitmap & ~BIT_ULL(PLUGSCHED_IDLE_SLOT)) &&
+	       !(srq->expired->pa.bitmap & ~BIT_ULL(PLUGSCHED_IDLE_SLOT));
 }
 
 static void sd_rq_reset(struct sd_rq *srq)
@@ -235,21 +309,13 @@ static void sd_task_init(struct task_struct *p)
 	p->plugsched.slice = sd_rr();
 }
 
-static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
-		       unsigned int flags)
+/* Where the normal task @p joins @prq's staircase. */
+static void sd_place(struct plugsched_rq *prq, struct task_struct *p)
 {
 	struct sd_rq *srq = sd_rq(prq);
 	struct sd_task *st = sd_task(p);
 	unsigned int level, top = sd_static_level(p);
 	s64 rr = sd_rr();
-
-	st->pulled = !!(flags & PLUGSCHED_ENQ_MIGRATED);
-	if (plugsched_task_is_idle(p)) {
-		st->cpu = prq->cpu;
-		p->plugsched.slice = rr;
-		plugsched_array_add(&srq->active->pa, p, PLUGSCHED_IDLE_SLOT, false);
-		return;
-	}
 
 	if (st->cpu != prq->cpu) {
 		struct sd_rq *old = st->cpu >= 0 ? per_cpu_ptr(&sd_rqs, st->cpu) : NULL;
@@ -259,7 +325,7 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		if (old && st->epoch == old_epoch + 1) {
 			/* Used its staircase there: it waits here too. */
 			st->epoch = srq->epoch + 1;
-			sd_enter(srq->expired, p, top, rr);
+			sd_enter(srq, srq->expired, p, top, rr);
 			return;
 		}
 		/*
@@ -274,7 +340,7 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		st->quota_level = U8_MAX;
 	} else if (st->epoch == srq->epoch + 1) {
 		/* Expired in this rotation and slept: back where it was. */
-		sd_add(srq->expired, p, top);
+		sd_add(srq, srq->expired, p, top);
 		return;
 	} else if (st->epoch != srq->epoch) {
 		/* A major rotation has passed: a fresh staircase. */
@@ -284,6 +350,11 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		p->plugsched.slice = rr;
 	}
 
+	/* The rotation is ending: wait for the next one. */
+	if (srq->closed) {
+		sd_expire(srq, p);
+		return;
+	}
 	/* Never above its own level (nice may have changed), nor a closed one. */
 	level = max3((unsigned int)st->level, top, srq->level);
 	/*
@@ -297,9 +368,9 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		sd_descend(srq, p);
 	} else if (level == st->quota_level) {
 		/* Same level in the same rotation: the quota it left with. */
-		sd_add(srq->active, p, level);
+		sd_add(srq, srq->active, p, level);
 	} else if (level == st->level) {
-		sd_enter(srq->active, p, level, p->plugsched.slice);
+		sd_enter(srq, srq->active, p, level, p->plugsched.slice);
 	} else {
 		/*
 		 * Its level closed while it slept: a fresh quota at the
@@ -309,8 +380,34 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 
 		if (READ_ONCE(sd_interactive))
 			quota = min(rr + p->plugsched.slice, 2 * rr);
-		sd_enter(srq->active, p, level, quota);
+		sd_enter(srq, srq->active, p, level, quota);
 	}
+}
+
+static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
+		       unsigned int flags)
+{
+	struct sd_rq *srq = sd_rq(prq);
+	struct sd_task *st = sd_task(p);
+	bool fresh;
+
+	st->pulled = !!(flags & PLUGSCHED_ENQ_MIGRATED);
+	if (plugsched_task_is_idle(p)) {
+		st->cpu = prq->cpu;
+		p->plugsched.slice = sd_rr();
+		plugsched_array_add(&srq->active->pa, p, PLUGSCHED_IDLE_SLOT, false);
+		return;
+	}
+	/*
+	 * The CPU ran out of work: a new rotation, so that the first task
+	 * back does not find its levels closed and their budgets spent.
+	 */
+	fresh = sd_empty(srq);
+	if (fresh)
+		sd_major_rotation(srq);
+	sd_place(prq, p);
+	if (fresh)
+		sd_open(srq, srq->level);
 }
 
 static void sd_dequeue(struct plugsched_rq *prq, struct task_struct *p,
@@ -336,20 +433,16 @@ static struct task_struct *sd_pick(struct plugsched_rq *prq)
 	/* Levels nobody is on any more are closed for this rotation. */
 	first = plugsched_array_first_slot(&srq->active->pa);
 	if (first < SD_LEVELS && first > srq->level)
-		srq->level = first;
+		sd_open(srq, first);
 	return plugsched_array_first(&srq->active->pa);
 }
 
 /* Running at a level spends the level's budget too. */
 static void sd_charge(struct plugsched_rq *prq, struct task_struct *p, u64 delta)
 {
-	struct sd_rq *srq = sd_rq(prq);
-
 	if (!p->plugsched.array || plugsched_task_is_idle(p))
 		return;
-	sd_fix(srq, p);
-	if (p->plugsched.array == &srq->active->pa)
-		srq->active->budget[p->plugsched.slot] -= delta;
+	sd_account(sd_rq(prq), p, delta);
 }
 
 static bool sd_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
@@ -367,17 +460,33 @@ static bool sd_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
 	return true;
 }
 
-/* A minor rotation when the current level's budget is spent. */
-static bool sd_tick(struct plugsched_rq *prq, struct task_struct *p)
+/*
+ * The current level's budget is spent: a minor rotation; at the lowest
+ * level, if tasks wait in the expired array, nobody joins the active array
+ * any more (else the level goes on with what is queued on it now).
+ */
+static bool sd_rotate(struct sd_rq *srq)
 {
-	struct sd_rq *srq = sd_rq(prq);
 	unsigned int level = srq->level;
 
-	if (level >= SD_LOWEST || srq->active->budget[level] > 0 ||
-	    !srq->active->nr[level])
+	if (srq->budget > 0 || !srq->active->nr[level] || srq->closed)
 		return false;
-	sd_minor_rotation(srq);
-	return true;
+	if (level < SD_LOWEST) {
+		sd_minor_rotation(srq);
+		return true;
+	}
+	if (srq->expired->pa.bitmap & ~BIT_ULL(PLUGSCHED_IDLE_SLOT)) {
+		srq->closed = true;
+		srq->nr_closed++;
+	} else {
+		sd_open(srq, level);
+	}
+	return false;
+}
+
+static bool sd_tick(struct plugsched_rq *prq, struct task_struct *p)
+{
+	return sd_rotate(sd_rq(prq));
 }
 
 /* Expired tasks rank below every active level. */
@@ -439,6 +548,23 @@ static u64 sd_rr_interval(struct task_struct *p)
 	return sd_rr();
 }
 
+static void sd_dump(struct plugsched_rq *prq, struct task_struct *p)
+{
+	struct sd_rq *srq = sd_rq(prq);
+	struct sd_task *st = sd_task(p);
+	unsigned int l = srq->level;
+
+	pr_err("sd: level %u%s (budget %lld of %lld ns queued, %u tasks), active %u, expired %u queued, epoch %u, %lu minor rotations, %lu closed early\n",
+	       l, srq->closed ? " closed" : "", srq->budget, srq->active->quota[l],
+	       srq->active->nr[l], srq->active->pa.nr_queued, srq->expired->pa.nr_queued,
+	       srq->epoch, srq->nr_minor, srq->nr_closed);
+	pr_err("sd: %s/%d in the %s array, level %u, quota level %u, epoch %u, cpu %d\n",
+	       p->comm, task_pid_nr(p),
+	       p->plugsched.array == &srq->active->pa ? "active" :
+	       p->plugsched.array == &srq->expired->pa ? "expired" : "unknown",
+	       st->level, st->quota_level, st->epoch, st->cpu);
+}
+
 static void sd_show_task(struct seq_file *m, struct task_struct *p)
 {
 	struct sd_task *st = sd_task(p);
@@ -475,6 +601,7 @@ const struct plugsched_ops plugsched_sd_ops = {
 	.rr_interval		= sd_rr_interval,
 	.show_task		= sd_show_task,
 	.count			= sd_count,
+	.dump			= sd_dump,
 };
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST

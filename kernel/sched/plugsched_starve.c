@@ -38,7 +38,7 @@ static inline bool starve_victim(const struct task_struct *p)
 {
 	int pid = READ_ONCE(starve_pid);
 
-	return pid && task_pid_nr(p) == pid;
+	return pid && p->pid == pid;
 }
 
 static void starve_init_rq(struct plugsched_rq *prq)

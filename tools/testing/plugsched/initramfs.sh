@@ -22,10 +22,13 @@ for app in $("$root/bin/busybox" --list); do
 	[ "$app" = busybox ] || ln -sf busybox "$root/bin/$app"
 done
 
-# The selftests, static so that they need nothing in the guest.
-mkdir -p "$B/selftests"
-gcc -O2 -Wall -Werror -static -I"$kst" -o "$root/usr/bin/plugsched_test" \
-	"$kst/plugsched/plugsched_test.c" -lpthread
+# The selftests, static so that they need nothing in the guest: built from
+# the project's copy (the patched tree's may be older), beside kselftest.h.
+mkdir -p "$B/selftests/plugsched"
+cp "$kst/kselftest.h" "$B/selftests/"
+cp "$st/plugsched_test.c" "$B/selftests/plugsched/"
+gcc -O2 -Wall -Werror -static -o "$root/usr/bin/plugsched_test" \
+	"$B/selftests/plugsched/plugsched_test.c" -lpthread
 
 # rt-tests binaries with the shared libraries they load.
 for bin in /usr/bin/hackbench /usr/bin/cyclictest /usr/bin/stress-ng; do

@@ -71,7 +71,7 @@ apply_project() {
 }
 
 # The policies every boot-per-policy script covers (eevdf apart).
-PLUGSCHED_POLICIES="o1 cfs sd"
+PLUGSCHED_POLICIES="o1 cfs sd zaphod"
 
 # Lines a correct kernel never logs.
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
@@ -79,13 +79,32 @@ BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspici
 # Knobs the torture writes at random, in ranges where a correct policy
 # keeps every wait under the watchdog's default limit (o1 lets an expired
 # task wait o1_starvation_limit_ms x the CPU's runnable tasks, and not at
-# all with 0: the watchdog rightly fires then).
+# all with 0: the watchdog rightly fires then). Zaphod lifts a waiting task
+# one slot every base_promotion_interval x (runnable - 1): with the default
+# 255 ms and the ~38 tasks per CPU of the torture that is a slot every
+# 9.4 s, and a task 4 slots behind waits longer than the watchdog allows
+# (seen: 30.7 s), so the torture keeps the interval at 20 ms or less.
 torture_knobs() {
 	case $1 in
 	o1) echo "o1_def_timeslice_ms:5:100 o1_starvation_limit_ms:100:250" ;;
 	cfs) echo "sched_granularity_ns:100000:20000000 sched_wakeup_granularity_ns:0:10000000" \
 		  "sched_latency_ns:100000:40000000 sched_child_runs_first:0:1" ;;
 	sd) echo "rr_interval:1:50 interactive:0:1" ;;
+	zaphod) echo "time_slice:1:200 base_promotion_interval:1:20 max_ia_bonus:0:10" \
+		     "initial_ia_bonus:0:10 ia_threshold:1:1000 cpu_hog_threshold:1:1000" \
+		     "max_tpt_bonus:0:9" ;;
+	esac
+}
+
+# The watchdog limit of a torture run. The O(1) policy bounds the wait of
+# an expired task only: a task in the active array waits behind tasks of
+# better priority for as long as they keep waking, which the torture's
+# ~27 runnable tasks per CPU did once for 31 s. For o1 the torture only
+# catches tasks lost for good (a limit past the run's length).
+torture_watchdog_ms() {
+	case $1 in
+	o1) echo 120000 ;;
+	*) echo 30000 ;;
 	esac
 }
 
@@ -96,6 +115,7 @@ torture_knobs() {
 torture_cmds() {
 	local policy=$1 secs=$2
 	cat <<EOT
+echo $(torture_watchdog_ms "$policy") > /proc/sys/kernel/plugsched_watchdog_ms
 chmod 1777 /tmp
 sng="stress-ng --temp-path /tmp --timeout ${secs}s --metrics-brief"
 \$sng --cpu 2 --switch 2 --yield 2 --fork 2 --schedpolicy 2 --affinity 2 --nice 2 \

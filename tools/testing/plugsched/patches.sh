@@ -95,6 +95,18 @@ rr_interval scales with the CPUs as SD did. KUnit tests cover quota
 accounting, expiry and both rotations." \
 	kernel/sched/plugsched_sd.c kernel/sched/plugsched_sd_kunit.c
 
+commit_new "sched/plugsched: add the Zaphod policy" \
+"Peter Williams' Zaphod scheduler of the SPA family (2004-2006) as a
+plugsched policy (sched=zaphod): one priority array per CPU, no expired
+array; a task's slot is its static level (pb mode) or its CPU use per
+share against the CPU's yardstick (eb mode), minus a persistent
+interactive bonus and a throughput bonus computed from decaying per-cycle
+averages of CPU time, sleep and runqueue delay. Every
+base_promotion_interval * (nr_running - 1) ms all waiting tasks move up a
+slot (whole lists, slots caught up lazily), so nobody starves. KUnit tests
+cover the bonus arithmetic, the eb level and the promotion step." \
+	kernel/sched/plugsched_zaphod.c kernel/sched/plugsched_zaphod_kunit.c
+
 commit_new "sched/plugsched: add a test policy that starves a task" \
 "A policy for testing the watchdog only (CONFIG_PLUGSCHED_STARVE_TEST,
 sched=starve): round robin that never picks the task whose PID is written

@@ -10,8 +10,8 @@ OUT=$B/test
 mkdir -p "$OUT"
 PASS=0 FAIL=0 START=$(date +%s)
 # Rough cost of each remaining step in seconds, for the "left" estimate.
-declare -A COST=([check]=60 [prod]=900 [debug]=900 [patches]=180 [boot]=150)
-remaining=$((60 + 900 + 900 + 180 + 19 * 150))
+declare -A COST=([check]=60 [prod]=900 [debug]=900 [patches]=180 [boot]=150 [torture]=480)
+remaining=$((60 + 900 + 900 + 180 + 22 * 150 + 480))
 
 result() { # status description
 	if [ "$1" = 0 ]; then
@@ -56,6 +56,8 @@ t() { out=$("$@" 2>&1); rc=$?; echo "$out"
 tc() { d=$1; shift; if "$@" > /tmp/out 2>&1; then echo "ok 1 $d"; else echo "not ok 1 $d"; sed "s/^/# /" /tmp/out | tail -20; fi; }
 hb() { tc "hackbench $*" hackbench "$@"; }
 '
+# ok COMMAND DESCRIPTION: a guest line printing a TAP result of COMMAND.
+ok() { echo "$1 && echo 'ok 1 $2' || echo 'not ok 1 $2'"; }
 HB='hb -g 4 -l 50
 hb -g 4 -l 50 -p
 hb -g 4 -l 50 -T
@@ -69,6 +71,12 @@ NO_CFS_KNOBS="-sched_granularity_ns -sched_wakeup_granularity_ns -sched_latency_
 # rr_interval scales with the CPUs: 8 ms x (1 + log2(2)) in the 2-CPU boots.
 SD_KNOBS="rr_interval:16:1:5000 interactive:1:0:1"
 NO_SD_KNOBS="-rr_interval -interactive"
+ZAPHOD_KNOBS="time_slice:100:1:1000 base_promotion_interval:255:1:60000 max_ia_bonus:9:0:10
+initial_ia_bonus:1:0:10 ia_threshold:800:1:1000 cpu_hog_threshold:900:1:1000 max_tpt_bonus:4:0:9"
+ZAPHOD_KNOBS=$(echo $ZAPHOD_KNOBS)
+NO_ZAPHOD_KNOBS="-time_slice -base_promotion_interval -max_ia_bonus -initial_ia_bonus -ia_threshold
+-cpu_hog_threshold -max_tpt_bonus -zaphod_mode"
+NO_ZAPHOD_KNOBS=$(echo $NO_ZAPHOD_KNOBS)
 
 # BAD_PATTERNS: see lib.sh
 
@@ -106,7 +114,7 @@ case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *)
 
 boot eevdf "$B/bzImage" eevdf 2 1 "" "
 t plugsched_test names eevdf
-t plugsched_test knobs $NO_O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS
+t plugsched_test knobs $NO_O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS
 t plugsched_test fair 4 2 0.95
 t plugsched_test nice 10 7 12
 t plugsched_test batch
@@ -120,9 +128,9 @@ $HB"
 bad_sched() { # NAME SCHED EXTRA WARNING
 	boot "$1" "$B/bzImage" "$2" 2 1 "$3" "
 t plugsched_test names eevdf
-t plugsched_test knobs -o1_def_timeslice_ms -sched_granularity_ns -rr_interval
+t plugsched_test knobs -o1_def_timeslice_ms -sched_granularity_ns -rr_interval -time_slice
 dmesg | grep -q '$4' && echo 'ok 1 warned: $4' || echo 'not ok 1 warned: $4'
-dmesg | grep -q 'choices: eevdf o1 cfs sd' && echo 'ok 1 warning lists the choices' || echo 'not ok 1 warning lists the choices'"
+dmesg | grep -q 'choices: eevdf o1 cfs sd zaphod' && echo 'ok 1 warning lists the choices' || echo 'not ok 1 warning lists the choices'"
 }
 bad_sched unknown no-such-policy "" 'unknown scheduler "no-such-policy"'
 bad_sched empty "" "" 'unknown scheduler "" in sched='
@@ -135,7 +143,7 @@ bad_sched repeated o1 "sched=cfs" 'sched= given 2 times'
 # runs in the background.
 boot o1 "$B/bzImage" o1 2 1 "" "
 t plugsched_test names o1
-t plugsched_test knobs $O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS
+t plugsched_test knobs $O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS
 dmesg | grep -q 'plugsched: CPU scheduler: o1' && echo 'ok 1 boot log names o1' || echo 'not ok 1 boot log names o1'
 grep -q 'o1.sleep_avg_ns' /proc/self/sched && echo 'ok 1 /proc/PID/sched shows o1 fields' || echo 'not ok 1 /proc/PID/sched shows o1 fields'
 t plugsched_test fair 6 2 0.95
@@ -156,7 +164,7 @@ kunit_passed plugsched_o1 o1
 # granularity changed at run time, sleeper latency below sched_latency_ns.
 boot cfs "$B/bzImage" cfs 2 1 "" "
 t plugsched_test names cfs
-t plugsched_test knobs $CFS_KNOBS $NO_O1_KNOBS $NO_SD_KNOBS
+t plugsched_test knobs $CFS_KNOBS $NO_O1_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS
 dmesg | grep -q 'plugsched: CPU scheduler: cfs' && echo 'ok 1 boot log names cfs' || echo 'not ok 1 boot log names cfs'
 grep -q 'cfs.vruntime' /proc/self/sched && echo 'ok 1 /proc/PID/sched shows cfs fields' || echo 'not ok 1 /proc/PID/sched shows cfs fields'
 t plugsched_test nice 1 1.186 1.311
@@ -186,7 +194,7 @@ grep -a 'tree height' "$OUT/cfs.log" | sed 's/^.*# /# /' | tr -d '\r'
 # interbench-like X task meets its deadlines, the three-job timeline.
 boot sd "$B/bzImage" sd 2 1 "" "
 t plugsched_test names sd
-t plugsched_test knobs $SD_KNOBS $NO_O1_KNOBS $NO_CFS_KNOBS
+t plugsched_test knobs $SD_KNOBS $NO_O1_KNOBS $NO_CFS_KNOBS $NO_ZAPHOD_KNOBS
 dmesg | grep -q 'plugsched: CPU scheduler: sd' && echo 'ok 1 boot log names sd' || echo 'not ok 1 boot log names sd'
 grep -q 'sd.level' /proc/self/sched && echo 'ok 1 /proc/PID/sched shows the level and quota' || echo 'not ok 1 /proc/PID/sched shows the level and quota'
 t plugsched_test nice 19 16 24
@@ -207,36 +215,65 @@ t plugsched_test setattr
 $HB"
 kunit_passed plugsched_sd sd
 
+# Zaphod: the interactive bonus of a 90% sleeper and its latency (worse
+# without the bonus), hogs lose theirs, promotion bounds a nice 19 hog's
+# wait, nice orders CPU in pb mode and entitlement shares it in eb mode
+# (nice 0 / nice 5 weights 1024 / 335 = 3.06, +-10%), an interbench-like
+# X task meets its deadlines, zaphod_mode takes only pb and eb.
+ZM=/proc/sys/kernel/zaphod_mode
+boot zaphod "$B/bzImage" zaphod 2 1 "" "
+t plugsched_test names zaphod
+t plugsched_test knobs $ZAPHOD_KNOBS $NO_O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS
+$(ok "dmesg | grep -q 'plugsched: CPU scheduler: zaphod'" 'boot log names zaphod')
+$(ok "grep -q 'zaphod.ia_bonus' /proc/self/sched && grep -q 'zaphod.avg_delay_ns' /proc/self/sched" '/proc/PID/sched shows the bonuses and averages')
+$(ok "[ \$(cat $ZM) = pb ]" 'zaphod_mode is pb by default')
+bad=0; for v in bogus PB 'pb eb' '' 0 1 pbx e; do echo \"\$v\" > $ZM 2>/dev/null && bad=\$((bad + 1)); [ \$(cat $ZM) = pb ] || bad=\$((bad + 1)); done
+$(ok "[ \$bad = 0 ]" 'malformed zaphod_mode values are rejected and change nothing')
+$(ok "echo eb > $ZM && [ \$(cat $ZM) = eb ] && echo ' pb ' > $ZM && [ \$(cat $ZM) = pb ]" 'zaphod_mode takes eb and pb')
+t plugsched_test zaphod bonus
+t plugsched_test zaphod promote 20
+t plugsched_test nice 10 2 1000 2000
+echo eb > $ZM
+t plugsched_test nice 5 2.75 3.37 3000
+echo pb > $ZM
+t plugsched_test deadline 4 10 100 8 95
+t plugsched_test fair 4 2 0.95
+t plugsched_test rt 5000
+t plugsched_test batch
+t plugsched_test fork 10000
+t plugsched_test setattr
+$HB"
+kunit_passed plugsched_zaphod zaphod
+
 # Run-time switching (issue 9): under load, every policy and eevdf 100
 # times over; bad names, EPERM, EBUSY; each policy switched to at run time
 # behaves as when chosen at boot, with its knobs and only its knobs.
-ok() { echo "$1 && echo 'ok 1 $2' || echo 'not ok 1 $2'"; }
 PS=/sys/kernel/plugsched
 boot switch "$B/bzImage" eevdf 2 1 "" "
 t plugsched_test switch 100
 t plugsched_test switchbad
 echo o1 > $PS/active
 t plugsched_test names o1
-t plugsched_test knobs $O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS
+t plugsched_test knobs $O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS
 t plugsched_test nice 10 1.7 2.3 5000
 t plugsched_test starve 8 1000
 echo 50 > /proc/sys/kernel/o1_def_timeslice_ms
 echo cfs > $PS/active
 t plugsched_test names cfs
-t plugsched_test knobs $CFS_KNOBS $NO_O1_KNOBS $NO_SD_KNOBS
+t plugsched_test knobs $CFS_KNOBS $NO_O1_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS
 t plugsched_test nice 5 2.904 3.210
 t plugsched_test fair 2 2 0.99
 t plugsched_test granularity sched_granularity_ns 1000000 100000000 5
 echo sd > $PS/active
 t plugsched_test names sd
-t plugsched_test knobs $SD_KNOBS $NO_O1_KNOBS $NO_CFS_KNOBS
+t plugsched_test knobs $SD_KNOBS $NO_O1_KNOBS $NO_CFS_KNOBS $NO_ZAPHOD_KNOBS
 t plugsched_test nice 19 16 24
 t plugsched_test sdbound 0 0 5 10
 echo o1 > $PS/active
 $(ok '[ $(cat /proc/sys/kernel/o1_def_timeslice_ms) = 100 ]' 'o1_def_timeslice_ms written 50, switched away and back: default 100 again')
 echo eevdf > $PS/active
 t plugsched_test names eevdf
-t plugsched_test knobs $NO_O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS
+t plugsched_test knobs $NO_O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS
 $(ok "dmesg | grep -q 'plugsched: switched from o1 to eevdf in [0-9]* us ([0-9]* tasks moved)'" 'the log records each switch, its time and the tasks moved')
 $(ok "[ \$(cat $PS/switches) -ge 400 ]" 'switches counts every switch')
 t plugsched_test setattr
@@ -247,7 +284,7 @@ $HB"
 # same on demand. Debug kernel: the fall back path runs under lockdep.
 boot watchdog "$B/debug/bzImage" starve 2 1 "" "
 t plugsched_test names starve
-t plugsched_test knobs starve_pid:0:0:4194304 plugsched_watchdog_ms:10000:0:600000
+t plugsched_test knobs starve_pid:0:0:4194304 plugsched_watchdog_ms:30000:0:600000
 t plugsched_test stall 2000
 $(ok "dmesg | grep -q 'plugsched: watchdog: plugsched_test/[0-9]* runnable on CPU [0-9]* for [0-9]* ms under starve'" 'the log names the stalled task')
 $(ok "[ \"\$(cat /proc/scheduler)\" = eevdf ]" '/proc/scheduler says eevdf after the fall back')
@@ -261,6 +298,11 @@ $HB"
 step patches "make patches; apply to a pristine tree with git am and patch -p1 (background)"
 ("$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &
 patches_pid=$!
+
+boot zaphod-smp4 "$B/bzImage" zaphod 4 1 "" "
+t plugsched_test fair 8 4 0.95
+t plugsched_test affinity
+t plugsched_test hotplug 3"
 
 boot o1-smp4 "$B/bzImage" o1 4 1 "" "
 t plugsched_test fair 4 4 0.95
@@ -290,38 +332,37 @@ t plugsched_test fair 8 4 0.95
 t plugsched_test affinity
 t plugsched_test hotplug 3"
 
-boot sd-debug "$B/debug/bzImage" sd 4 1 "" "
-t plugsched_test names sd
+# The debug kernel (lockdep, UBSAN, the core's invariant checks) under the
+# common tests of a policy, on 4 CPUs.
+debug_boot() { # POLICY [MORE COMMANDS]
+	boot "$1-debug" "$B/debug/bzImage" "$1" 4 1 "" "
+t plugsched_test names $1
 t plugsched_test fair 4 4 0.9
 t plugsched_test batch
 t plugsched_test affinity
 t plugsched_test hotplug 3
-t plugsched_test fork 2000
+t plugsched_test fork 2000${2:+
+$2}
 $HB"
-
-boot cfs-debug "$B/debug/bzImage" cfs 4 1 "" "
-t plugsched_test names cfs
-t plugsched_test fair 4 4 0.9
-t plugsched_test batch
-t plugsched_test affinity
-t plugsched_test hotplug 3
-t plugsched_test fork 2000
-t plugsched_test childfirst 1
-$HB"
-
-boot o1-debug "$B/debug/bzImage" o1 4 1 "" "
-t plugsched_test names o1
-t plugsched_test fair 4 4 0.9
-t plugsched_test batch
-t plugsched_test affinity
-t plugsched_test hotplug 3
-t plugsched_test fork 2000
-$HB"
+}
+debug_boot sd
+debug_boot zaphod
+debug_boot cfs "t plugsched_test childfirst 1"
+debug_boot o1
 
 boot eevdf-debug "$B/debug/bzImage" eevdf 2 1 "" "
 t plugsched_test names eevdf
 t plugsched_test fork 1000
 $HB"
+
+# Issue 8: a one-minute torture per policy (debug kernel, 4 CPUs in 2
+# nodes): stress-ng, sched_setattr churn, knob writes and CPU hotplug at
+# once; no splat, every stressor done, every process reaped, no fall back.
+step torture "one-minute torture per policy: $PLUGSCHED_POLICIES"
+POLICIES="$PLUGSCHED_POLICIES" MINUTES=1 "$T/torture.sh" > "$OUT/torture.log" 2>&1
+grep -a -E '^\[[a-z0-9]+\] (not ok|# )' "$OUT/torture.log" | head -40
+count_lines < <(grep -a -E '^(ok|not ok) - ' "$OUT/torture.log")
+grep -q -E '^(ok|not ok) - ' "$OUT/torture.log" || result 1 "torture ran (see $OUT/torture.log)"
 
 wait $patches_pid
 sed 's/^/# /' "$OUT/patches.log" | tail -15
