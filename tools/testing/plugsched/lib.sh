@@ -80,17 +80,21 @@ BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspici
 # keeps every wait under the watchdog's default limit (o1 lets an expired
 # task wait o1_starvation_limit_ms x the CPU's runnable tasks, and not at
 # all with 0: the watchdog rightly fires then). Zaphod lifts a waiting task
-# one slot every base_promotion_interval x (runnable - 1): with the default
-# 255 ms and the ~38 tasks per CPU of the torture that is a slot every
-# 9.4 s, and a task 4 slots behind waits longer than the watchdog allows
-# (seen: 30.7 s), so the torture keeps the interval at 20 ms or less.
+# one slot every base_promotion_interval x (runnable - 1), relative to the
+# tasks that requeue: a task up to 58 slots behind, with the torture's ~37
+# tasks per CPU, waits 58 x 36 x base_promotion_interval. At the default
+# 255 ms that is 9 s a slot (seen: a task 4 slots behind waited 30.7 s);
+# at 20 ms it is 42 s, and a starved fork child holding a file's
+# i_mmap_rwsem hung mprotect() callers for 32 s, new kthreads waited ~13 s
+# each and a CPU online took 39 s. At 4 ms it is 8.4 s: the torture keeps
+# the interval at 1..4 ms and slices at 1..100 ms.
 torture_knobs() {
 	case $1 in
 	o1) echo "o1_def_timeslice_ms:5:100 o1_starvation_limit_ms:100:250" ;;
 	cfs) echo "sched_granularity_ns:100000:20000000 sched_wakeup_granularity_ns:0:10000000" \
 		  "sched_latency_ns:100000:40000000 sched_child_runs_first:0:1" ;;
 	sd) echo "rr_interval:1:50 interactive:0:1" ;;
-	zaphod) echo "time_slice:1:200 base_promotion_interval:1:20 max_ia_bonus:0:10" \
+	zaphod) echo "time_slice:1:100 base_promotion_interval:1:4 max_ia_bonus:0:10" \
 		     "initial_ia_bonus:0:10 ia_threshold:1:1000 cpu_hog_threshold:1:1000" \
 		     "max_tpt_bonus:0:9" ;;
 	esac
@@ -160,7 +164,7 @@ grep -q "metrc: .* exec  *[1-9][0-9]* " /tmp/sng-exec.out || missing="\$missing 
 [ -z "\$missing" ] && echo 'ok 1 every stressor reported work done' || echo "not ok 1 stressors without work:\$missing"
 [ \$hp -gt 0 ] && [ \$hpfail = 0 ] && echo "ok 1 \$hp CPU offline/online cycles (\$hpbusy offlines refused: deadline bandwidth)" || echo "not ok 1 \$hp CPU offline/online cycles, \$hpfail failed writes"
 sleep 1
-left=\$(pgrep 'stress-ng|plugsched_test' | wc -l)
+left=\$(grep -l -E '^(stress-ng|plugsched_test)' /proc/[0-9]*/comm 2>/dev/null | wc -l)
 zombies=\$(grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l)
 [ "\$left" = 0 ] && [ "\$zombies" = 0 ] && echo 'ok 1 every process started was reaped' || echo "not ok 1 \$left stress processes left, \$zombies zombies"
 EOT

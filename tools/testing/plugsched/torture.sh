@@ -34,7 +34,8 @@ case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *)
 	echo "$res" | sed "s/^/[$p] /"
 	okn=$(echo "$res" | grep -c '^ok ' || true)
 	bad=$(echo "$res" | grep -c '^not ok ' || true)
-	splat=$(grep -a -E "$BAD_PATTERNS" "$logf" | head -5 || true)
+	# A guest command missing from the initramfs would void its check.
+	splat=$(grep -a -E "$BAD_PATTERNS|^/cmd: line [0-9]+: .*not found" "$logf" | head -5 || true)
 	[ -z "$splat" ] || { echo "$splat" | sed "s/^/[$p] # /"; bad=$((bad + 1)); }
 	[ "$rc" = 124 ] && { echo "[$p] not ok - the guest did not finish"; bad=$((bad + 1)); }
 	if [ "$bad" = 0 ] && [ "$okn" -gt 0 ]; then
