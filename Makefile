@@ -1,6 +1,7 @@
 # plugsched: pluggable CPU schedulers for Linux 6.12 LTS.
 #
-#   make bench    boot every policy and print comparison tables (main job)
+#   make bench [QUICK=1] [POLICIES=..] [CPUS=2] [NODES=1] [RUNS=3]
+#                 boot every policy, print comparison tables (main job)
 #   make test     check + kernels + boots + selftests + KUnit
 #   make kernel [DEBUG=1]   build build/bzImage (build/debug/bzImage)
 #   make run SCHED=o1 [CPUS=4] [NODES=2] [CMD="..."]
@@ -20,7 +21,7 @@ CMD ?=
 all: help
 
 help:
-	@sed -n '3,11p' Makefile
+	@sed -n '3,12p' Makefile
 
 kernel:
 ifeq ($(DEBUG),1)

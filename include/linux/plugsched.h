@@ -15,6 +15,7 @@
 #include <linux/plugsched_types.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
+#include <linux/topology.h>
 
 struct seq_file;
 
@@ -42,6 +43,8 @@ struct seq_file;
  * @cpu:	the CPU this runqueue belongs to
  * @next_balance: jiffies of the next periodic balance
  * @next_kick:	jiffies before which no idle CPU is kicked again
+ * @nr_balances: busy balances since the last one across nodes (home nodes)
+ * @next_node_balance: jiffies of the next idle balance across nodes
  * @kick_backoff: current kick interval in jiffies (doubles while kicks fail)
  * @nr_pulled:	tasks this CPU pulled from others, for statistics
  * @runnable:	the queued tasks, longest waiting first (see
@@ -58,6 +61,8 @@ struct plugsched_rq {
 	int			cpu;
 	unsigned long		next_balance;
 	unsigned long		next_kick;
+	unsigned int		nr_balances;
+	unsigned long		next_node_balance;
 	unsigned long		kick_backoff;
 	unsigned long		nr_pulled;
 	struct list_head	runnable;
@@ -112,6 +117,14 @@ struct plugsched_knob {
  * @imbalance_pct: a busier CPU is pulled from when its load exceeds this
  *		CPU's by this percentage (125: 25% more)
  * @balance_by_load: balance summed load weights rather than task counts
+ * @home_nodes:	tasks have a home node (p->plugsched.home_node), inherited
+ *		at fork; the core's migration scan moves tasks going home
+ *		first and tasks at home last (see plugsched_numa_select_cpu()
+ *		and plugsched_numa_balance() for the rest of the mechanism)
+ * @base:	a policy this one is built on: every callback, number and
+ *		flag left 0 here is taken from @base at boot, and @base's
+ *		knobs are registered with this policy's own. An own callback
+ *		may call @base's through it.
  *
  * @init:	activation: set up global state. Knobs already hold their
  *		defaults and may be adjusted (e.g. scaled by CPU count).
@@ -181,6 +194,8 @@ struct plugsched_ops {
 	unsigned int			idle_balance_ms;
 	unsigned int			imbalance_pct;
 	bool				balance_by_load;
+	bool				home_nodes;
+	const struct plugsched_ops	*base;
 
 	int	(*init)(void);
 	void	(*exit)(void);
@@ -218,7 +233,11 @@ extern const struct plugsched_ops plugsched_o1_ops;
 extern const struct plugsched_ops plugsched_cfs_ops;
 extern const struct plugsched_ops plugsched_sd_ops;
 extern const struct plugsched_ops plugsched_zaphod_ops;
+extern struct plugsched_ops plugsched_numa_ops;		/* completed at boot */
 extern const struct plugsched_ops plugsched_starve_ops;	/* test builds only */
+
+/* Flags of plugsched_balance_span(). */
+#define PLUGSCHED_BAL_KEEP_HOME	0x01	/* leave tasks on their home node */
 
 /* Core services for policies (kernel/sched/plugsched.c). */
 u64 plugsched_clock(struct plugsched_rq *prq);
@@ -229,6 +248,12 @@ bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 			   int dst_cpu, bool idle);
 int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
 int plugsched_balance(struct plugsched_rq *this, bool idle);
+int plugsched_balance_span(struct plugsched_rq *this, bool idle,
+			   const struct cpumask *span, unsigned int flags);
+int plugsched_numa_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags,
+			      unsigned int threshold);
+int plugsched_numa_balance(struct plugsched_rq *this, bool idle,
+			   unsigned int ratio, unsigned int threshold);
 void plugsched_array_init(struct plugsched_prio_array *array);
 struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 					       struct plugsched_prio_array *array,
@@ -271,6 +296,20 @@ static inline struct task_struct *plugsched_priv_task(void *priv)
 static inline bool plugsched_task_is_idle(const struct task_struct *p)
 {
 	return p->policy == SCHED_IDLE;
+}
+
+/**
+ * plugsched_task_home - @p's home node
+ * @p:		the task
+ *
+ * Return: p->plugsched.home_node, or the node of @p's CPU while it has
+ * none (then the task is at home wherever it is).
+ */
+static inline int plugsched_task_home(const struct task_struct *p)
+{
+	int home = p->plugsched.home_node;
+
+	return home != NUMA_NO_NODE ? home : cpu_to_node(task_cpu(p));
 }
 
 /**

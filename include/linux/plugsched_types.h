@@ -21,10 +21,13 @@
  * @array:	the priority array @run_list is queued on, NULL if none
  * @slice:	time slice left, in ns; the core charges run time against it
  * @last_ran:	rq clock (ns) when the task last stopped running
- * @runnable_at: jiffies when the task last became runnable or ran
+ * @runnable_at: jiffies (low 32 bits) when the task last became runnable
+ *		or ran; waits are told apart modulo 2^32 jiffies
  * @slot:	queue index within @array
  * @flags:	PLUGSCHED_TF_* flags, owned by the core
  * @nr_node_migrations: migrations that changed the task's NUMA node
+ * @home_node:	the node the task belongs to under a policy with home
+ *		nodes (&plugsched_ops.home_nodes), NUMA_NO_NODE for none yet
  * @priv:	policy-private state, see plugsched_task_priv()
  *
  * The whole structure is 128 bytes; a policy whose per-task state does
@@ -36,10 +39,11 @@ struct plugsched_task {
 	void			*array;
 	s64			slice;
 	u64			last_ran;
-	unsigned long		runnable_at;
+	u32			runnable_at;
 	u16			slot;
 	u16			flags;
 	u32			nr_node_migrations;
+	s16			home_node;
 	u64			priv[PLUGSCHED_TASK_PRIV_WORDS];
 };
 

@@ -55,6 +55,9 @@ static const struct plugsched_ops * const plugsched_policies[] = {
 #ifdef CONFIG_PLUGSCHED_ZAPHOD
 	&plugsched_zaphod_ops,
 #endif
+#ifdef CONFIG_PLUGSCHED_NUMA
+	&plugsched_numa_ops,
+#endif
 #ifdef CONFIG_PLUGSCHED_STARVE_TEST
 	&plugsched_starve_ops,
 #endif
@@ -200,6 +203,12 @@ static inline struct list_head *plugsched_runnable(struct plugsched_rq *prq,
 	return plugsched_task_is_idle(p) ? &prq->runnable_idle : &prq->runnable;
 }
 
+/* Jiffies since @p became runnable or last ran: a wait of 49 days wraps. */
+static inline unsigned long plugsched_waited(const struct task_struct *p)
+{
+	return (u32)jiffies - p->plugsched.runnable_at;
+}
+
 static inline u16 plugsched_task_owner(const struct task_struct *p)
 {
 	return p->plugsched.flags & PLUGSCHED_TF_OWNER;
@@ -214,6 +223,7 @@ static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_s
 	p->plugsched.slice = 0;
 	p->plugsched.last_ran = 0;
 	p->plugsched.runnable_at = jiffies;
+	p->plugsched.home_node = NUMA_NO_NODE;
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
 	p->plugsched.flags &= ~(PLUGSCHED_TF_OWNER | PLUGSCHED_TF_QUEUED);
 	p->plugsched.flags |= ps_owner;
@@ -354,8 +364,7 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 							 struct task_struct,
 							 plugsched.runnable_node);
 
-		if (!task_current(rq, p) &&
-		    time_after(jiffies, p->plugsched.runnable_at + PLUGSCHED_IDLE_WAIT))
+		if (!task_current(rq, p) && plugsched_waited(p) > PLUGSCHED_IDLE_WAIT)
 			return p;
 	}
 	return ps_ops->pick(prq);
@@ -425,6 +434,8 @@ static void task_fork_plug(struct task_struct *p)
 	}
 	update_rq_clock(rq);
 	__plugsched_task_init(ops, p);
+	if (ops->home_nodes)
+		p->plugsched.home_node = plugsched_task_home(current);
 	/* A plugged parent keeps the plug class, and ps_ops, alive. */
 	parent_plugged = current->sched_class == &plug_sched_class;
 	if (parent_plugged)
@@ -492,26 +503,50 @@ bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 /* Bounded scan: balancing must not walk a long queue under two locks. */
 #define PLUGSCHED_MIGRATE_SCAN	32
 
+/**
+ * plugsched_array_migratable - a task of @array that may move to @dst_cpu
+ * @src:	the runqueue @array belongs to; locked
+ * @array:	the priority array to scan, best slots first, each slot from
+ *		its tail (the task that would run last)
+ * @dst_cpu:	the CPU pulling
+ * @idle:	@dst_cpu has nothing to run
+ *
+ * Looks at PLUGSCHED_MIGRATE_SCAN tasks at most. Under a policy with home
+ * nodes a move across nodes takes, among those, a task going home first,
+ * then one away from home, and a task at home last.
+ *
+ * Return: the task, or NULL.
+ */
 struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 					       struct plugsched_prio_array *array,
 					       int dst_cpu, bool idle)
 {
+	int src_node = cpu_to_node(src->cpu), dst_node = cpu_to_node(dst_cpu);
+	bool by_home = ps_ops->home_nodes && src_node != dst_node;
+	struct task_struct *p, *away = NULL, *home = NULL;
 	unsigned int budget = PLUGSCHED_MIGRATE_SCAN;
 	u64 bitmap = array->bitmap;
-	struct task_struct *p;
 
 	while (bitmap) {
 		unsigned int slot = __ffs64(bitmap);
 
 		bitmap &= bitmap - 1;
 		list_for_each_entry_reverse(p, &array->queue[slot], plugsched.run_list) {
-			if (plugsched_can_migrate(src, p, dst_cpu, idle))
-				return p;
+			if (plugsched_can_migrate(src, p, dst_cpu, idle)) {
+				int node = plugsched_task_home(p);
+
+				if (!by_home || node == dst_node)
+					return p;
+				if (node != src_node && !away)
+					away = p;
+				else if (node == src_node && !home)
+					home = p;
+			}
 			if (!--budget)
-				return NULL;
+				return away ?: home;
 		}
 	}
-	return NULL;
+	return away ?: home;
 }
 
 static void plugsched_move_task(struct rq *src, struct rq *dst,
@@ -531,25 +566,29 @@ static unsigned long plugsched_rq_load(struct plugsched_rq *prq)
 }
 
 /**
- * plugsched_balance - pull tasks from the busiest CPU
+ * plugsched_balance_span - pull tasks from the busiest CPU of @span
  * @this:	the runqueue to pull to; its lock is held, and may be dropped
  *		and taken again
  * @idle:	@this has nothing to run (pull one task, ignore cache-hotness)
+ * @span:	the CPUs to look at (active ones only)
+ * @flags:	PLUGSCHED_BAL_KEEP_HOME: leave tasks that are on their home
+ *		node where they are
  *
- * The busiest active CPU is the one with the most load (task count, or
- * summed weights with &plugsched_ops.balance_by_load). It is pulled from
- * when it exceeds this CPU by &plugsched_ops.imbalance_pct, until half the
+ * The busiest CPU is the one with the most load (task count, or summed
+ * weights with &plugsched_ops.balance_by_load). It is pulled from when it
+ * exceeds this CPU by &plugsched_ops.imbalance_pct, until half the
  * difference has moved; the policy chooses which tasks.
  *
  * Return: the number of tasks pulled.
  */
-int plugsched_balance(struct plugsched_rq *this, bool idle)
+int plugsched_balance_span(struct plugsched_rq *this, bool idle,
+			   const struct cpumask *span, unsigned int flags)
 {
 	unsigned long load, max_load = 0, this_load, imbalance;
 	struct rq *this_rq = prq_rq(this), *busiest = NULL;
 	int cpu, moved = 0, loops = 0;
 
-	for_each_cpu(cpu, cpu_active_mask) {
+	for_each_cpu_and(cpu, span, cpu_active_mask) {
 		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
 
 		if (cpu == this->cpu || READ_ONCE(prq->nr_running) < 2)
@@ -583,6 +622,10 @@ int plugsched_balance(struct plugsched_rq *this, bool idle)
 		p = ps_ops->migration_candidate(&busiest->plug, this->cpu, idle);
 		if (!p)
 			break;
+		/* Candidates come home-bound first, at home last. */
+		if ((flags & PLUGSCHED_BAL_KEEP_HOME) &&
+		    plugsched_task_home(p) == cpu_to_node(cpu_of(busiest)))
+			break;
 		w = ps_ops->balance_by_load ? plugsched_task_weight(p) :
 					       SCHED_CAPACITY_SCALE;
 		plugsched_move_task(busiest, this_rq, p);
@@ -597,6 +640,20 @@ int plugsched_balance(struct plugsched_rq *this, bool idle)
 	}
 	double_unlock_balance(this_rq, busiest);
 	return moved;
+}
+
+/**
+ * plugsched_balance - pull tasks from the busiest CPU of the machine
+ * @this:	the runqueue to pull to; its lock is held, and may be dropped
+ * @idle:	@this has nothing to run
+ *
+ * plugsched_balance_span() over every active CPU.
+ *
+ * Return: the number of tasks pulled.
+ */
+int plugsched_balance(struct plugsched_rq *this, bool idle)
+{
+	return plugsched_balance_span(this, idle, cpu_active_mask, 0);
 }
 
 static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
@@ -621,6 +678,37 @@ static int balance_plug(struct rq *rq, struct task_struct *prev,
 	return rq->plug.nr_running > 0;
 }
 
+/* The first idle active CPU of @mask that @p may use, or -1. */
+static int plugsched_idle_cpu(struct task_struct *p, const struct cpumask *mask)
+{
+	int cpu;
+
+	for_each_cpu_and(cpu, mask, p->cpus_ptr) {
+		if (cpu_active(cpu) && available_idle_cpu(cpu))
+			return cpu;
+	}
+	return -1;
+}
+
+/* The active CPU of @mask that @p may use with the fewest tasks, or -1. */
+static int plugsched_least_loaded_cpu(struct task_struct *p,
+				      const struct cpumask *mask, int prefer)
+{
+	unsigned int nr, best_nr = UINT_MAX;
+	int cpu, best = -1;
+
+	for_each_cpu_and(cpu, mask, p->cpus_ptr) {
+		if (!cpu_active(cpu))
+			continue;
+		nr = READ_ONCE(cpu_rq(cpu)->nr_running);
+		if (nr < best_nr || (nr == best_nr && cpu == prefer)) {
+			best_nr = nr;
+			best = cpu;
+		}
+	}
+	return best;
+}
+
 /**
  * plugsched_select_cpu - default CPU choice for a waking, new or exec'ing task
  * @p:		the task
@@ -636,10 +724,9 @@ static int balance_plug(struct rq *rq, struct task_struct *prev,
  */
 int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 {
-	unsigned int nr, best_nr = UINT_MAX;
 	const struct cpumask *span;
 	struct sched_domain *sd;
-	int cpu, best = -1;
+	int cpu;
 
 	if (wake_flags & WF_TTWU) {
 		int this_cpu = smp_processor_id();
@@ -656,24 +743,212 @@ int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 		rcu_read_lock();
 		sd = rcu_dereference(per_cpu(sd_llc, prev_cpu));
 		span = sd ? sched_domain_span(sd) : cpu_active_mask;
-		for_each_cpu_and(cpu, span, p->cpus_ptr) {
-			if (cpu_active(cpu) && available_idle_cpu(cpu)) {
-				best = cpu;
-				break;
-			}
-		}
+		cpu = plugsched_idle_cpu(p, span);
 		rcu_read_unlock();
-		return best >= 0 ? best : prev_cpu;
+		return cpu >= 0 ? cpu : prev_cpu;
 	}
 
-	for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
-		nr = READ_ONCE(cpu_rq(cpu)->nr_running);
-		if (nr < best_nr || (nr == best_nr && cpu == prev_cpu)) {
-			best_nr = nr;
-			best = cpu;
+	cpu = plugsched_least_loaded_cpu(p, cpu_active_mask, prev_cpu);
+	return cpu >= 0 ? cpu : prev_cpu;
+}
+
+/*
+ * Home nodes: a core mechanism for NUMA placement (sched=numa uses it),
+ * after Erich Focht's NUMA scheduler for 2.5. A policy that sets
+ * &plugsched_ops.home_nodes gets a home node per task (inherited at fork),
+ * and may use plugsched_numa_select_cpu() and plugsched_numa_balance().
+ */
+
+/* Active CPUs of @node and their summed load, @p not counted. */
+static unsigned int plugsched_node_sum(int node, struct task_struct *p,
+				       unsigned long *sum)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	*sum = 0;
+	for_each_cpu_and(cpu, cpumask_of_node(node), cpu_active_mask) {
+		*sum += plugsched_rq_load(&cpu_rq(cpu)->plug);
+		n++;
+	}
+	if (p && n && cpu_to_node(task_cpu(p)) == node && task_on_rq_queued(p))
+		*sum -= min(*sum, (unsigned long)SCHED_CAPACITY_SCALE);
+	return n;
+}
+
+/*
+ * Exec is the cheap moment to move: the task has no memory to leave
+ * behind. It goes to the node that would be the least loaded with it, to
+ * that node's least loaded CPU, and that node becomes its home; it stays
+ * where it is if its CPU holds two tasks or fewer and its node would not
+ * be over @threshold percent as loaded as the best one.
+ */
+static int plugsched_numa_exec_cpu(struct task_struct *p, int prev_cpu,
+				   unsigned int threshold)
+{
+	int node, prev_node = cpu_to_node(prev_cpu), best_node = prev_node, cpu;
+	unsigned long sum, load, prev_load = ULONG_MAX, best = ULONG_MAX;
+	unsigned int n;
+
+	for_each_online_node(node) {
+		if (!cpumask_intersects(cpumask_of_node(node), p->cpus_ptr))
+			continue;
+		n = plugsched_node_sum(node, p, &sum);
+		if (!n)
+			continue;
+		load = (sum + SCHED_CAPACITY_SCALE) / n;
+		if (node == prev_node)
+			prev_load = load;
+		if (load < best || (load == best && node == prev_node)) {
+			best = load;
+			best_node = node;
 		}
 	}
-	return best >= 0 ? best : prev_cpu;
+	if (READ_ONCE(cpu_rq(prev_cpu)->nr_running) <= 2 &&
+	    (prev_load == ULONG_MAX || prev_load * 100 <= best * threshold)) {
+		p->plugsched.home_node = prev_node;
+		return prev_cpu;
+	}
+	cpu = plugsched_least_loaded_cpu(p, cpumask_of_node(best_node), prev_cpu);
+	if (cpu < 0) {
+		cpu = prev_cpu;
+		best_node = prev_node;
+	}
+	p->plugsched.home_node = best_node;
+	return cpu;
+}
+
+/**
+ * plugsched_numa_select_cpu - CPU choice by home node
+ * @p:		the task
+ * @prev_cpu:	the CPU @p last ran on
+ * @wake_flags:	WF_TTWU, WF_FORK or WF_EXEC
+ * @threshold:	percent: at exec, @p stays on a nearly idle CPU unless its
+ *		node would be this much more loaded than the least loaded
+ *
+ * Exec moves @p to the least loaded node and makes it @p's home (see
+ * above). A new task starts on the least loaded CPU of its home node (its
+ * parent's), near the memory it shares. A waking task takes an idle CPU of
+ * its home node, the CPU it last ran on first, then an idle CPU of the
+ * waker's node, then the CPU of a synchronous waker that runs alone in the
+ * home node; else it stays where it last ran.
+ *
+ * Return: the CPU; the core falls back to an allowed one if needed.
+ */
+int plugsched_numa_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags,
+			      unsigned int threshold)
+{
+	int home = plugsched_task_home(p), this_cpu, cpu;
+
+	if (wake_flags & WF_EXEC)
+		return plugsched_numa_exec_cpu(p, prev_cpu, threshold);
+	if (wake_flags & WF_FORK) {
+		cpu = plugsched_least_loaded_cpu(p, cpumask_of_node(home), prev_cpu);
+		return cpu >= 0 ? cpu : plugsched_select_cpu(p, prev_cpu, wake_flags);
+	}
+
+	if (cpu_to_node(prev_cpu) == home && cpumask_test_cpu(prev_cpu, p->cpus_ptr) &&
+	    available_idle_cpu(prev_cpu))
+		return prev_cpu;
+	cpu = plugsched_idle_cpu(p, cpumask_of_node(home));
+	if (cpu >= 0)
+		return cpu;
+	this_cpu = smp_processor_id();
+	if (cpu_to_node(this_cpu) != home) {
+		cpu = plugsched_idle_cpu(p, cpumask_of_node(cpu_to_node(this_cpu)));
+		if (cpu >= 0)
+			return cpu;
+	} else if ((wake_flags & WF_SYNC) && cpumask_test_cpu(this_cpu, p->cpus_ptr) &&
+		   cpu_active(this_cpu) && cpu_rq(this_cpu)->nr_running <= 1) {
+		return this_cpu;
+	}
+	return prev_cpu;
+}
+
+/*
+ * This CPU's view of each node's load per CPU, decayed by half at each of
+ * its cross-node balances (Focht's prev_node_load): a node is judged by
+ * its recent past, not by one instant. NULL until late init.
+ */
+static unsigned long *plugsched_node_loads;
+
+static unsigned long plugsched_node_view(struct plugsched_rq *this, int node,
+					 unsigned long now)
+{
+	unsigned long *view;
+
+	if (!plugsched_node_loads)
+		return now;
+	view = &plugsched_node_loads[this->cpu * nr_node_ids + node];
+	*view = (*view + now) / 2;
+	return *view;
+}
+
+/**
+ * plugsched_numa_balance - balance within the node, now and then across
+ * @this:	the runqueue to pull to; locked, may be dropped and retaken
+ * @idle:	@this has nothing to run
+ * @ratio:	every @ratio-th busy balance looks at the other nodes too, and
+ *		an idle one after @ratio idle balance intervals
+ * @threshold:	percent: another node is pulled from only when its decayed
+ *		load per CPU exceeds this node's by this much
+ *
+ * Within the node as plugsched_balance(). Across nodes the busiest CPU of
+ * the busiest node qualifying is pulled from, tasks going home first; tasks
+ * at home there count double: they move only when the nodes differ by two
+ * tasks per CPU of this node or more.
+ *
+ * Return: the number of tasks pulled.
+ */
+int plugsched_numa_balance(struct plugsched_rq *this, bool idle,
+			   unsigned int ratio, unsigned int threshold)
+{
+	int node, this_node = cpu_to_node(this->cpu), busiest_node = NUMA_NO_NODE;
+	unsigned long sum, load, this_load, max_load = 0;
+	unsigned int n, this_n, flags = 0;
+	int moved;
+
+	moved = plugsched_balance_span(this, idle, cpumask_of_node(this_node), 0);
+	if (num_online_nodes() < 2)
+		return moved;
+	/*
+	 * An idle CPU balances when kicked, not at every tick (nohz): it
+	 * looks across nodes once @ratio idle balance intervals have passed,
+	 * as it would have ticking.
+	 */
+	if (idle ? time_before(jiffies, this->next_node_balance) :
+		   ++this->nr_balances < ratio)
+		return moved;
+	this->nr_balances = 0;
+	this->next_node_balance = jiffies +
+		msecs_to_jiffies(ratio * ps_ops->idle_balance_ms);
+
+	this_n = plugsched_node_sum(this_node, NULL, &sum);
+	this_load = plugsched_node_view(this, this_node, this_n ? sum / this_n : 0);
+	for_each_online_node(node) {
+		if (node == this_node)
+			continue;
+		n = plugsched_node_sum(node, NULL, &sum);
+		load = plugsched_node_view(this, node, n ? sum / n : 0);
+		if (n && load > max_load) {
+			max_load = load;
+			busiest_node = node;
+		}
+	}
+	if (busiest_node == NUMA_NO_NODE ||
+	    max_load * 100 <= this_load * threshold || max_load <= this_load)
+		return moved;
+	if ((max_load - this_load) * max(this_n, 1U) < 2 * SCHED_CAPACITY_SCALE)
+		flags |= PLUGSCHED_BAL_KEEP_HOME;
+	return moved + plugsched_balance_span(this, idle, cpumask_of_node(busiest_node),
+					      flags);
+}
+
+static void __init plugsched_numa_late_init(void)
+{
+	if (nr_node_ids > 1)
+		plugsched_node_loads = kcalloc(array_size(nr_cpu_ids, nr_node_ids),
+					       sizeof(unsigned long), GFP_KERNEL);
 }
 
 static int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags)
@@ -750,6 +1025,12 @@ struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 	return NULL;
 }
 
+int plugsched_balance_span(struct plugsched_rq *this, bool idle,
+			   const struct cpumask *span, unsigned int flags)
+{
+	return 0;
+}
+
 int plugsched_balance(struct plugsched_rq *this, bool idle)
 {
 	return 0;
@@ -759,6 +1040,20 @@ int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	return 0;
 }
+
+int plugsched_numa_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags,
+			      unsigned int threshold)
+{
+	return 0;
+}
+
+int plugsched_numa_balance(struct plugsched_rq *this, bool idle,
+			   unsigned int ratio, unsigned int threshold)
+{
+	return 0;
+}
+
+static inline void plugsched_numa_late_init(void) { }
 
 #endif /* CONFIG_SMP */
 
@@ -892,20 +1187,32 @@ static void plugsched_knob_entry(struct ctl_table *entry,
 	entry->extra1 = (void *)knob;
 }
 
+/* A policy built on another (&plugsched_ops.base) has the base's knobs too. */
+static unsigned int plugsched_nr_knobs(const struct plugsched_ops *ops)
+{
+	return ops->nr_knobs + (ops->base ? ops->base->nr_knobs : 0);
+}
+
+static const struct plugsched_knob *plugsched_knob(const struct plugsched_ops *ops,
+						   unsigned int i)
+{
+	return i < ops->nr_knobs ? &ops->knobs[i] : &ops->base->knobs[i - ops->nr_knobs];
+}
+
 static int plugsched_register_knobs(const struct plugsched_ops *ops)
 {
+	unsigned int i, n = plugsched_nr_knobs(ops);
 	struct ctl_table *table;
-	unsigned int i;
 
-	if (!ops->nr_knobs || !plugsched_sysctl_ready)
+	if (!n || !plugsched_sysctl_ready)
 		return 0;
 
-	table = kcalloc(ops->nr_knobs, sizeof(*table), GFP_KERNEL);
+	table = kcalloc(n, sizeof(*table), GFP_KERNEL);
 	if (!table)
 		return -ENOMEM;
-	for (i = 0; i < ops->nr_knobs; i++)
-		plugsched_knob_entry(&table[i], &ops->knobs[i]);
-	plugsched_sysctl_header = register_sysctl_sz("kernel", table, ops->nr_knobs);
+	for (i = 0; i < n; i++)
+		plugsched_knob_entry(&table[i], plugsched_knob(ops, i));
+	plugsched_sysctl_header = register_sysctl_sz("kernel", table, n);
 	if (!plugsched_sysctl_header) {
 		kfree(table);
 		return -ENOMEM;
@@ -1171,8 +1478,8 @@ static int plugsched_activate(const struct plugsched_ops *ops)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ops->nr_knobs; i++)
-		WRITE_ONCE(*ops->knobs[i].value, ops->knobs[i].def);
+	for (i = 0; i < plugsched_nr_knobs(ops); i++)
+		WRITE_ONCE(*plugsched_knob(ops, i)->value, plugsched_knob(ops, i)->def);
 
 	ret = ops->init ? ops->init() : 0;
 	if (ret)
@@ -1326,7 +1633,7 @@ static struct task_struct *plugsched_stalled(struct rq *rq, unsigned long limit,
 	list_for_each_entry(p, &rq->plug.runnable, plugsched.runnable_node) {
 		if (task_current(rq, p) && !seen++)
 			continue;
-		*waited = jiffies - p->plugsched.runnable_at;
+		*waited = plugsched_waited(p);
 		if (*waited > limit) {
 			found = p;
 			get_task_struct(p);
@@ -1479,12 +1786,63 @@ static void __init plugsched_warn_choices(void)
 	pr_warn("plugsched: choices: %s\n", list);
 }
 
+/* Policies built on another (&plugsched_ops.base), completed at boot. */
+static struct plugsched_ops * const plugsched_derived[] __initconst = {
+#ifdef CONFIG_PLUGSCHED_NUMA
+	&plugsched_numa_ops,
+#endif
+};
+
+/* The callbacks a derived policy takes from its base when it has none. */
+#define PLUGSCHED_OP(name)	offsetof(struct plugsched_ops, name)
+
+static const size_t plugsched_callbacks[] __initconst = {
+	PLUGSCHED_OP(init), PLUGSCHED_OP(exit), PLUGSCHED_OP(init_rq),
+	PLUGSCHED_OP(task_init), PLUGSCHED_OP(fork), PLUGSCHED_OP(enqueue),
+	PLUGSCHED_OP(dequeue), PLUGSCHED_OP(pick), PLUGSCHED_OP(set_next),
+	PLUGSCHED_OP(put_prev), PLUGSCHED_OP(charge), PLUGSCHED_OP(slice_expired),
+	PLUGSCHED_OP(tick), PLUGSCHED_OP(preempt), PLUGSCHED_OP(yield),
+	PLUGSCHED_OP(prio_changed), PLUGSCHED_OP(migration_candidate),
+	PLUGSCHED_OP(select_cpu), PLUGSCHED_OP(balance), PLUGSCHED_OP(show_task),
+	PLUGSCHED_OP(rr_interval), PLUGSCHED_OP(knob_changed), PLUGSCHED_OP(count),
+	PLUGSCHED_OP(dump),
+};
+
+/* Every callback, from @init to the end of the struct, is in the list. */
+static_assert(sizeof(plugsched_callbacks) / sizeof(size_t) * sizeof(void *) ==
+	      sizeof(struct plugsched_ops) - PLUGSCHED_OP(init));
+
+static void __init plugsched_inherit(struct plugsched_ops *ops)
+{
+	const struct plugsched_ops *base = ops->base;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(plugsched_callbacks); i++) {
+		void **fn = (void *)ops + plugsched_callbacks[i];
+
+		if (!*fn)
+			*fn = *(void * const *)((const void *)base + plugsched_callbacks[i]);
+	}
+	if (!ops->balance_ms)
+		ops->balance_ms = base->balance_ms;
+	if (!ops->idle_balance_ms)
+		ops->idle_balance_ms = base->idle_balance_ms;
+	if (!ops->imbalance_pct)
+		ops->imbalance_pct = base->imbalance_pct;
+	ops->balance_by_load |= base->balance_by_load;
+	ops->home_nodes |= base->home_nodes;
+}
+
 /* Called from sched_init(), before any task but init_task exists. */
 void __init plugsched_init(void)
 {
 	const char *name = CONFIG_PLUGSCHED_DEFAULT_NAME;
 	const struct plugsched_ops *ops;
+	unsigned int i;
 	int cpu;
+
+	for (i = 0; i < ARRAY_SIZE(plugsched_derived); i++)
+		plugsched_inherit(plugsched_derived[i]);
 
 	for_each_possible_cpu(cpu) {
 		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
@@ -1658,6 +2016,7 @@ static int __init plugsched_late_init(void)
 	if (register_sysrq_key('P', &plugsched_sysrq_op))
 		pr_warn("plugsched: SysRq-P is taken\n");
 
+	plugsched_numa_late_init();
 	plugsched_knob_entry(&plugsched_core_table[0], &plugsched_watchdog_knob);
 	if (!register_sysctl("kernel", plugsched_core_table))
 		pr_warn("plugsched: cannot register plugsched_watchdog_ms\n");

@@ -1,70 +1,88 @@
 #!/bin/bash
-# make bench [POLICIES="eevdf o1"] [CPUS=2] [NODES=1] [RUNS=5]
+# make bench [POLICIES="eevdf o1"] [CPUS=2] [NODES=1] [RUNS=3] [QUICK=1]
 # Boot the production kernel once per policy with the same CPU and memory
-# layout, run the same benchmarks RUNS times in each, and print every
-# figure as median [min..max] beside its ratio to eevdf from the same run.
+# layout, run the same suite RUNS times in each, and print every figure as
+# median [min..max] beside its ratio to eevdf from the same run. Raw
+# numbers, tables, plots, the kernel config and every boot's command line
+# go to results/<date>/. QUICK=1: a reduced suite of a few minutes, run
+# once by make test.
 . "$(dirname "$0")/lib.sh"
 
 T=$TOP/tools/testing/plugsched
-CPUS=${CPUS:-2} NODES=${NODES:-1} RUNS=${RUNS:-5}
-"$T/kernel.sh" prod
-"$T/initramfs.sh"
+QUICK=${QUICK:-0}
+CPUS=${CPUS:-2} NODES=${NODES:-1}
+if [ "$QUICK" = 1 ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
+"$T/kernel.sh" prod || die "kernel build failed"
+"$T/initramfs.sh" || die "initramfs build failed"
 OUT=$B/bench
-mkdir -p "$OUT"
+RES=${RESULTS:-$TOP/results/$(date +%Y-%m-%d-%H%M%S)$([ "$QUICK" = 1 ] && echo -quick)}
+mkdir -p "$OUT" "$RES/logs"
 if [ -z "${POLICIES:-}" ]; then
 	PLUGSCHED_QUIET=1 "$T/run.sh" -c 1 -l "$OUT/available.log" \
 		"cat /sys/kernel/plugsched/available | sed 's/^/AVAILABLE /'" ||
 		die "cannot boot the kernel to list the policies"
 	POLICIES=$(grep -a '^AVAILABLE' "$OUT/available.log" | tr -d '\r' | cut -d' ' -f2-)
 fi
-log "policies: $POLICIES; $CPUS CPUs, $NODES node(s), $RUNS runs"
+# eevdf is the yardstick: always there, and first.
+POLICIES="eevdf $(echo " $POLICIES " | sed 's/ eevdf / /g')"
+POLICIES=$(echo $POLICIES)
+cp "$B/obj/.config" "$RES/kernel.config"
 
-cmds="for r in \$(seq $RUNS); do
-  plugsched_test pingpong 1 20000 | grep ^BENCH
-  [ $CPUS -gt 1 ] && plugsched_test pingpong 2 20000 | grep ^BENCH
-  for g in 1 2 4 8; do
-    echo BENCH hackbench_sock_g\$g \$(hackbench -g \$g -l 100 | sed -n 's/^Time: //p')
-    echo BENCH hackbench_pipe_g\$g \$(hackbench -p -g \$g -l 100 | sed -n 's/^Time: //p')
+# The suite, in the guest. Sizes: full, or QUICK.
+if [ "$QUICK" = 1 ]; then
+	GROUPS_="1 4" LOOPS=20 TRIPS=5000 IB_SECS=0.5 IB_SIMS="audio x gaming"
+	IB_LOADS="none burn compile" FAIR_SCALE=0.1 CT_JOBS=40 CT_LOADS="none process"
+	CYC_LOOPS=500 PICK="10 100 1000" PICK_SECS=0.5
+else
+	GROUPS_="1 2 4 8 16" LOOPS=50 TRIPS=20000 IB_SECS=1.5 IB_SIMS="audio video x gaming"
+	IB_LOADS="none video x burn write read compile memload" FAIR_SCALE=1
+	CT_JOBS=200 CT_LOADS="none process write read mem" CYC_LOOPS=5000
+	PICK="10 100 1000 10000" PICK_SECS=2
+fi
+cmds="pb=plugsched_bench
+for r in \$(seq $RUNS); do
+  echo BENCH-RUN \$r
+  echo \"# run \$r of $RUNS: ping-pong\" >&2
+  plugsched_test pingpong 1 $TRIPS | grep ^BENCH
+  [ $CPUS -gt 1 ] && plugsched_test pingpong 2 $TRIPS | grep ^BENCH
+  for n in $PICK; do \$pb pickcost \$n $PICK_SECS; done
+  echo \"# run \$r: hackbench\" >&2
+  for g in $GROUPS_; do
+    echo BENCH hb_sock_proc_g\$g \$(hackbench -g \$g -l $LOOPS | sed -n 's/^Time: //p')
+    echo BENCH hb_pipe_proc_g\$g \$(hackbench -p -g \$g -l $LOOPS | sed -n 's/^Time: //p')
+    echo BENCH hb_sock_thread_g\$g \$(hackbench -T -g \$g -l $LOOPS | sed -n 's/^Time: //p')
+    echo BENCH hb_pipe_thread_g\$g \$(hackbench -p -T -g \$g -l $LOOPS | sed -n 's/^Time: //p')
   done
+  echo \"# run \$r: interbench\" >&2
+  for s in $IB_SIMS; do for l in $IB_LOADS; do \$pb interbench \$s \$l $IB_SECS; done; done
+  echo \"# run \$r: fairness, contest, cyclictest\" >&2
+  \$pb fairness $CPUS $FAIR_SCALE 5500 7560 7600
+  for l in $CT_LOADS; do \$pb contest \$l $CT_JOBS $((CPUS * 2)); done
+  for c in \$(seq $CPUS); do \$pb burn 3600 & done
+  cyclictest -q -t $CPUS --policy=other -i 1000 -l $CYC_LOOPS -h 20000 -m 2>&1 | tr '\\t' ' ' > /tmp/cyc.out
+  kill \$(jobs -p) 2>/dev/null; wait 2>/dev/null
+  grep -E '^[0-9]+ ' /tmp/cyc.out | sed 's/^/CYCLIC /'
+  grep -E '^# Histogram Overflows' /tmp/cyc.out | sed 's/^/CYCLIC /'
 done"
 
-n=0
+start=$(date +%s) n=0 total=$(echo $POLICIES | wc -w) per=""
 for pol in $POLICIES; do
 	n=$((n + 1))
-	log "boot $n/$(echo $POLICIES | wc -w): sched=$pol"
-	PLUGSCHED_QUIET=1 "$T/run.sh" -s "$pol" -c "$CPUS" -n "$NODES" -l "$OUT/$pol.log" \
+	left=""
+	[ -n "$per" ] && left=", ~$(( (total - n + 1) * per / 60 + 1 )) min left"
+	log "boot $n/$total: sched=$pol, $CPUS CPUs, $NODES node(s), $RUNS run(s)$left"
+	t0=$(date +%s)
+	echo "# $pol: run.sh -s $pol -c $CPUS -n $NODES (suite below); QEMU:" >> "$RES/cmdlines.txt"
+	PLUGSCHED_CMDLINES=$RES/cmdlines.txt PLUGSCHED_QUIET=1 "$T/run.sh" -s "$pol" -c "$CPUS" -n "$NODES" -l "$RES/logs/$pol.log" \
 		-t 3600 "$cmds" || log "warning: $pol run did not finish cleanly"
-	grep -a -q "plugsched: CPU scheduler: $pol" "$OUT/$pol.log" ||
+	grep -a -q "plugsched: CPU scheduler: $pol" "$RES/logs/$pol.log" ||
 		log "warning: the kernel did not report $pol as active"
+	per=$(( $(date +%s) - t0 ))
 done
+echo "# the suite, run in each guest:" >> "$RES/cmdlines.txt"
+echo "$cmds" >> "$RES/cmdlines.txt"
 
-python3 - "$OUT" $POLICIES <<'PY'
-import statistics, sys, re
-out, pols = sys.argv[1], sys.argv[2:]
-data = {}
-for p in pols:
-    for line in open(f"{out}/{p}.log", errors="replace"):
-        m = re.match(r"BENCH (\S+) ([0-9.]+)\s*$", line.strip())
-        if m:
-            data.setdefault(m.group(1), {}).setdefault(p, []).append(float(m.group(2)))
-def table(title, keys, unit):
-    keys = [k for k in keys if k in data]
-    if not keys:
-        return
-    print(f"\n{title} ({unit}; median [min..max] of runs; ratio to eevdf, lower is better)")
-    print("%-8s" % "policy" + "".join("  %28s" % k for k in keys))
-    for p in pols:
-        row = "%-8s" % p
-        for k in keys:
-            v = data[k].get(p)
-            if not v:
-                row += "  %28s" % "-"; continue
-            med = statistics.median(v)
-            base = data[k].get("eevdf")
-            ratio = " %.2fx" % (med / statistics.median(base)) if base else ""
-            row += "  %28s" % ("%.2f [%.2f..%.2f]%s" % (med, min(v), max(v), ratio))
-        print(row)
-table("Pipe ping-pong round trip", ["pingpong_1cpu_us", "pingpong_2cpu_us"], "us")
-table("hackbench, sockets, 100 loops, by groups", [f"hackbench_sock_g{g}" for g in (1, 2, 4, 8)], "s")
-table("hackbench, pipes, 100 loops, by groups", [f"hackbench_pipe_g{g}" for g in (1, 2, 4, 8)], "s")
-PY
+python3 "$T/bench_report.py" "$RES" $POLICIES | tee "$RES/tables.txt"
+rc=${PIPESTATUS[0]}
+log "results in ${RES#"$TOP"/} ($(( ($(date +%s) - start) / 60 )) min)"
+exit "$rc"

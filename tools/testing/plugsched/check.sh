@@ -47,7 +47,8 @@ report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on patches/"
 # sparse: rebuild our objects and the files our hooks touch with C=2.
 log "sparse on kernel/sched"
 sparse_out=$(make -s -C "$KSRC" O="$obj" CC="ccache gcc" C=2 \
-	kernel/sched/plugsched.o kernel/sched/plugsched_o1.o kernel/sched/core.o \
+	kernel/sched/plugsched.o kernel/sched/plugsched_o1.o kernel/sched/plugsched_numa.o \
+	kernel/sched/core.o \
 	kernel/sched/build_utility.o 2>&1 | grep -E "warning:|error:" || true)
 ours=$(python3 - "$sparse_out" <<'PY'
 import re, subprocess, sys

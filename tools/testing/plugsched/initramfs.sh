@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build the guest initramfs: busybox-static, rt-tests' hackbench and
-# cyclictest, stress-ng, with their libraries, and the plugsched selftests.
+# cyclictest, stress-ng, with their libraries, the plugsched selftests and
+# make bench's workloads.
 # Output: build/initramfs.cpio.gz
 . "$(dirname "$0")/lib.sh"
 
@@ -11,7 +12,8 @@ st=$TOP/tools/testing/selftests/plugsched
 kst=$KSRC/tools/testing/selftests
 
 [ -f "$kst/kselftest.h" ] || die "no patched tree in $KSRC: run make kernel first"
-newest=$(ls -t "$st"/* "$TOP"/tools/testing/plugsched/init "$0" | head -1)
+newest=$(ls -t "$st"/* "$TOP"/tools/testing/plugsched/init "$TOP"/tools/testing/plugsched/bench/* \
+	"$0" | head -1)
 [ -f "$out" ] && [ "$out" -nt "$newest" ] && exit 0
 
 log "building initramfs"
@@ -29,6 +31,9 @@ cp "$kst/kselftest.h" "$B/selftests/"
 cp "$st/plugsched_test.c" "$B/selftests/plugsched/"
 gcc -O2 -Wall -Werror -static -o "$root/usr/bin/plugsched_test" \
 	"$B/selftests/plugsched/plugsched_test.c" -lpthread
+# make bench's own workloads (interbench-, contest-like, fairness, pick cost).
+gcc -O2 -Wall -Werror -static -o "$root/usr/bin/plugsched_bench" \
+	"$TOP/tools/testing/plugsched/bench/plugsched_bench.c" -lpthread -lm
 
 # rt-tests binaries with the shared libraries they load.
 for bin in /usr/bin/hackbench /usr/bin/cyclictest /usr/bin/stress-ng; do

@@ -11,7 +11,7 @@ JOBS=$(nproc)
 # Packages every script here may need; installed on demand.
 PACKAGES="linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
 cpio ccache sparse qemu-system-x86 busybox-static rt-tests stress-ng rsync git
-xz-utils perl python3 kmod"
+xz-utils perl python3 kmod gnuplot-nox"
 
 # ccache shared by every clone of the project on this machine.
 export CCACHE_BASEDIR=$TOP
@@ -71,7 +71,7 @@ apply_project() {
 }
 
 # The policies every boot-per-policy script covers (eevdf apart).
-PLUGSCHED_POLICIES="o1 cfs sd zaphod"
+PLUGSCHED_POLICIES="o1 cfs sd zaphod numa"
 
 # Lines a correct kernel never logs.
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
@@ -94,6 +94,8 @@ torture_knobs() {
 	cfs) echo "sched_granularity_ns:100000:20000000 sched_wakeup_granularity_ns:0:10000000" \
 		  "sched_latency_ns:100000:40000000 sched_child_runs_first:0:1" ;;
 	sd) echo "rr_interval:1:50 interactive:0:1" ;;
+	numa) echo "node_balance_ratio:1:50 node_threshold:100:400" \
+		   "o1_def_timeslice_ms:5:100 o1_starvation_limit_ms:100:250" ;;
 	zaphod) echo "time_slice:1:100 base_promotion_interval:1:4 max_ia_bonus:0:10" \
 		     "initial_ia_bonus:0:10 ia_threshold:1:1000 cpu_hog_threshold:1:1000" \
 		     "max_tpt_bonus:0:9" ;;
@@ -107,7 +109,7 @@ torture_knobs() {
 # catches tasks lost for good (a limit past the run's length).
 torture_watchdog_ms() {
 	case $1 in
-	o1) echo 120000 ;;
+	o1|numa) echo 120000 ;;
 	*) echo 30000 ;;
 	esac
 }

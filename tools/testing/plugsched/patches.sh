@@ -107,6 +107,19 @@ slot (whole lists, slots caught up lazily), so nobody starves. KUnit tests
 cover the bonus arithmetic, the eb level and the promotion step." \
 	kernel/sched/plugsched_zaphod.c kernel/sched/plugsched_zaphod_kunit.c
 
+commit_new "sched/plugsched: add the NUMA-aware policy" \
+"Erich Focht's NUMA scheduler for 2.5 as a plugsched policy (sched=numa),
+built on the O(1) policy's queues through plugsched_ops.base and on the
+core's home node mechanism: a home node per task, inherited at fork and
+chosen at exec (the least loaded node unless the task's CPU holds two
+tasks or fewer); wakeups take an idle CPU of the home node, then of the
+waker's node; balancing stays within the node and every
+node_balance_ratio-th balance pulls from a node whose decayed load per CPU
+exceeds node_threshold percent of this one, tasks going home first and
+tasks at home only for an imbalance of two. /proc/PID/sched shows the home
+node." \
+	kernel/sched/plugsched_numa.c kernel/sched/plugsched_numa_kunit.c
+
 commit_new "sched/plugsched: add a test policy that starves a task" \
 "A policy for testing the watchdog only (CONFIG_PLUGSCHED_STARVE_TEST,
 sched=starve): round robin that never picks the task whose PID is written

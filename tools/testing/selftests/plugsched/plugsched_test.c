@@ -30,6 +30,9 @@
  *   plugsched_test churn SECS
  *   plugsched_test knobfuzz SECS NAME:MIN:MAX...
  *   plugsched_test zaphod bonus | promote INTERVAL_MS
+ *   plugsched_test numa exec NR | imbalance NR MAX_MS |
+ *                       locality NR MB ROUNDS REPEAT [MIN_PCT]
+ *   plugsched_test spin MS | memwork MB ROUNDS   (exec targets)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1932,6 +1935,393 @@ static int test_knobfuzz(int argc, char **argv)
 	return 0;
 }
 
+/* NUMA placement (sched=numa); the guest has 4 CPUs in 2 nodes. */
+
+#define NUMA_MAX_TASKS	16
+
+/* The node of @cpu, from sysfs; -1 if unknown. */
+static int cpu_node(int cpu)
+{
+	static int cache[64];
+	char path[96];
+	int node;
+
+	if (cpu < 0 || cpu >= 64)
+		return -1;
+	if (cache[cpu])
+		return cache[cpu] - 1;
+	for (node = 0; node < 16; node++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
+		if (!access(path, F_OK)) {
+			cache[cpu] = node + 1;
+			return node;
+		}
+	}
+	return -1;
+}
+
+static int nr_nodes(void)
+{
+	char path[64];
+	int n = 0;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
+		if (access(path, F_OK))
+			return n;
+		n++;
+	}
+}
+
+/* Pin @pid to the online CPUs of @node. */
+static void pin_node(pid_t pid, int node)
+{
+	cpu_set_t set;
+	int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < nr_cpus(); cpu++)
+		if (cpu_node(cpu) == node)
+			CPU_SET(cpu, &set);
+	if (sched_setaffinity(pid, sizeof(set), &set))
+		ksft_exit_fail_msg("pin to node %d: %s\n", node, strerror(errno));
+}
+
+/*
+ * Run the rest of the test as a task whose home is node 0: pinned there,
+ * then exec'd (exec chooses the home node among the allowed ones).
+ */
+static void numa_start_on_node0(int argc, char **argv)
+{
+	char *args[16];
+	int i;
+
+	if (getenv("PLUGSCHED_NODE0"))
+		return;
+	pin_node(0, 0);
+	setenv("PLUGSCHED_NODE0", "1", 1);
+	args[0] = "plugsched_test";
+	args[1] = "numa";
+	for (i = 0; i < argc && i < 13; i++)
+		args[i + 2] = argv[i];
+	args[i + 2] = NULL;
+	execv("/proc/self/exe", args);
+	ksft_exit_fail_msg("execv: %s\n", strerror(errno));
+}
+
+/* Fork a child that execs plugsched_test with @args, output discarded. */
+static pid_t spawn_exec(char *const args[], bool free_cpus)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (free_cpus)
+			unpin(0);
+		unsetenv("PLUGSCHED_NODE0");
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* spin MS: an exec target burning @ms of CPU time. */
+static int test_spin(int argc, char **argv)
+{
+	burn_cpu(argc ? atoi(argv[0]) : 1000);
+	exit(0);
+}
+
+/*
+ * memwork MB ROUNDS: an exec target like numa_test: touch a buffer of its
+ * own, rescan it ROUNDS times, then stop itself (SIGSTOP) so that the
+ * parent can read its counters and page placement before it goes.
+ */
+static int test_memwork(int argc, char **argv)
+{
+	size_t size = (argc > 0 ? atoi(argv[0]) : 8) << 20, i;
+	int rounds = argc > 1 ? atoi(argv[1]) : 100, r;
+	unsigned long *buf = malloc(size), sum = 0;
+
+	if (!buf)
+		exit(1);
+	for (i = 0; i < size / sizeof(*buf); i++)
+		buf[i] = i;
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < size / sizeof(*buf); i += 8)
+			sum += buf[i]++;
+		/* Every round counts: nothing reads the buffer afterwards. */
+		asm volatile("" : : "r"(buf) : "memory");
+	}
+	raise(SIGSTOP);
+	exit(sum == 42);
+}
+
+/* Pages of @pid's anonymous mappings per node (up to 16), from numa_maps. */
+static void anon_pages_by_node(pid_t pid, long *pages)
+{
+	char path[64], *buf, *line, *s;
+	int n;
+
+	memset(pages, 0, 16 * sizeof(*pages));
+	buf = malloc(1 << 16);
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+	if (!buf || read_file(path, buf, 1 << 16) <= 0) {
+		free(buf);
+		return;
+	}
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (!strstr(line, "anon="))
+			continue;
+		for (s = strstr(line, " N"); s; s = strstr(s + 1, " N")) {
+			n = atoi(s + 2);
+			if (n >= 0 && n < 16 && strchr(s, '='))
+				pages[n] += atol(strchr(s, '=') + 1);
+		}
+	}
+	free(buf);
+}
+
+static const char *active_policy(void)
+{
+	static char name[32];
+
+	if (read_file("/sys/kernel/plugsched/active", name, sizeof(name)) <= 0)
+		return "unknown";
+	name[strcspn(name, "\n")] = '\0';
+	return name;
+}
+
+/*
+ * numa exec NR: a parent on node 0 forks NR children that exec a CPU hog;
+ * a second later they must sit NR/2 per node in 8 of 10 samples.
+ */
+static int numa_exec(int nr)
+{
+	char ms[16], *args[] = { "plugsched_test", "spin", ms, NULL };
+	int i, k, even = 0, per_node[2];
+	pid_t pids[NUMA_MAX_TASKS];
+
+	snprintf(ms, sizeof(ms), "%d", 3000);
+	for (i = 0; i < nr; i++)
+		pids[i] = spawn_exec(args, true);
+	usleep(1000000);
+	for (k = 0; k < 10; k++) {
+		memset(per_node, 0, sizeof(per_node));
+		for (i = 0; i < nr; i++) {
+			int node = cpu_node(task_cpu_of(pids[i]));
+
+			if (node == 0 || node == 1)
+				per_node[node]++;
+		}
+		even += per_node[0] == nr / 2 && per_node[1] == nr - nr / 2;
+		usleep(50000);
+	}
+	for (i = 0; i < nr; i++) {
+		ksft_print_msg("child %d: CPU %d, home node %lld\n", i, task_cpu_of(pids[i]),
+			       sched_field(pids[i], "numa.home_node"));
+		kill(pids[i], SIGKILL);
+		reap(pids[i]);
+	}
+	ksft_test_result(even >= 8,
+			 "%d children exec'd from node 0 sit %d per node in %d of 10 samples (>= 8)\n",
+			 nr, nr / 2, even);
+	return 0;
+}
+
+/*
+ * numa imbalance NR MAX_MS: NR hogs started on node 0 are let loose; the
+ * nodes must hold NR/2 each within MAX_MS, and keep that for 90% of the
+ * next second.
+ */
+static int numa_imbalance(int nr, int max_ms)
+{
+	pid_t pids[NUMA_MAX_TASKS];
+	uint64_t start, t0, fixed = 0, t;
+	int i, k, kept = 0, samples = 0;
+
+	start = now_ns(CLOCK_MONOTONIC) + 50 * MSEC;
+	for (i = 0; i < nr; i++)
+		pids[i] = spawn_hog(i, -1, 0, start, start + (max_ms + 2500) * MSEC);
+	usleep(500000);
+	for (i = 0; i < nr; i++)
+		unpin(pids[i]);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	while ((t = now_ns(CLOCK_MONOTONIC)) < t0 + (max_ms + 1000) * MSEC) {
+		int on1 = 0;
+
+		for (i = 0; i < nr; i++)
+			on1 += cpu_node(task_cpu_of(pids[i])) == 1;
+		if (!fixed && on1 == nr / 2)
+			fixed = t;
+		if (fixed && t < fixed + 1000 * MSEC) {
+			samples++;
+			kept += on1 == nr / 2;
+		}
+		if (fixed && t >= fixed + 1000 * MSEC)
+			break;
+		usleep(20000);
+	}
+	for (i = 0; i < nr; i++) {
+		kill(pids[i], SIGKILL);
+		reap(pids[i]);
+	}
+	k = fixed ? (int)((fixed - t0) / MSEC) : -1;
+	ksft_test_result(fixed && k <= max_ms && kept * 10 >= samples * 9,
+			 "%d hogs from node 0: %d per node after %d ms (<= %d), kept in %d of %d samples\n",
+			 nr, nr / 2, k, max_ms, kept, samples);
+	return 0;
+}
+
+struct numa_run {
+	uint64_t elapsed_ms;
+	long samples, on_home, pages, pages_home, migrations;
+};
+
+static void numa_print_task(int i, long home, const long *samples, const long *pages,
+			    long moves, uint64_t ms)
+{
+	ksft_print_msg("task %d: home %ld, on nodes %ld/%ld, pages %ld/%ld, %ld moves, %llu ms\n",
+		       i, home, samples[0], samples[1], pages[0], pages[1], moves,
+		       (unsigned long long)ms);
+}
+
+/* One locality run: NR memwork tasks, sampled every 10 ms until done. */
+static void numa_locality_run(int nr, const char *mb, const char *rounds,
+			      struct numa_run *run, bool verbose)
+{
+	char *const args[] = { "plugsched_test", "memwork", (char *)mb, (char *)rounds, NULL };
+	long samples[NUMA_MAX_TASKS][2] = { { 0 } }, pages[16];
+	bool done[NUMA_MAX_TASKS] = { false };
+	pid_t pids[NUMA_MAX_TASKS];
+	int i, left = nr, status;
+	uint64_t t0;
+
+	memset(run, 0, sizeof(*run));
+	t0 = now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < nr; i++)
+		pids[i] = spawn_exec(args, false);
+	while (left) {
+		usleep(10000);
+		for (i = 0; i < nr; i++) {
+			int node;
+
+			if (done[i])
+				continue;
+			if (waitpid(pids[i], &status, WNOHANG | WUNTRACED) == pids[i]) {
+				long home = sched_field(pids[i], "numa.home_node");
+				long n, best = 0;
+
+				done[i] = true;
+				left--;
+				run->elapsed_ms = (now_ns(CLOCK_MONOTONIC) - t0) / MSEC;
+				anon_pages_by_node(pids[i], pages);
+				/* No home node outside sched=numa: where its pages are. */
+				for (n = 0; n < 16; n++) {
+					if (pages[n] > pages[best])
+						best = n;
+					run->pages += pages[n];
+				}
+				if (home < 0 || home > 1)
+					home = best;
+				run->pages_home += pages[home];
+				run->on_home += samples[i][home];
+				run->samples += samples[i][0] + samples[i][1];
+				n = sched_field(pids[i], "plugsched.nr_node_migrations");
+				if (verbose)
+					numa_print_task(i, home, samples[i], pages, n,
+							run->elapsed_ms);
+				run->migrations = n < 0 || run->migrations < 0 ? -1 :
+						  run->migrations + n;
+				kill(pids[i], SIGKILL);
+				reap(pids[i]);
+				continue;
+			}
+			node = cpu_node(task_cpu_of(pids[i]));
+			if (node == 0 || node == 1)
+				samples[i][node]++;
+		}
+	}
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct numa_run *x = a, *y = b;
+
+	return x->elapsed_ms < y->elapsed_ms ? -1 : x->elapsed_ms > y->elapsed_ms;
+}
+
+/*
+ * numa locality NR MB ROUNDS REPEAT [MIN_PCT]: NR memory-intensive tasks
+ * (numa_test style), REPEAT times; figures of the median run (by elapsed
+ * time): share of samples on the home node, share of pages on it,
+ * cross-node migrations. With MIN_PCT both shares must reach it.
+ */
+static int numa_locality(int argc, char **argv)
+{
+	int nr = atoi(argv[0]), repeat = atoi(argv[3]), min_pct = argc > 4 ? atoi(argv[4]) : 0;
+	struct numa_run runs[9], *m;
+	double home_pct, pages_pct;
+	long total = 0;
+	int r;
+
+	if (repeat < 1 || repeat > 9)
+		repeat = 3;
+	for (r = 0; r < repeat; r++) {
+		numa_locality_run(nr, argv[1], argv[2], &runs[r], getenv("PLUGSCHED_VERBOSE"));
+		total = total < 0 || runs[r].migrations < 0 ? -1 : total + runs[r].migrations;
+	}
+	qsort(runs, repeat, sizeof(runs[0]), cmp_run);
+	m = &runs[repeat / 2];
+	home_pct = m->samples ? 100.0 * m->on_home / m->samples : 0;
+	pages_pct = m->pages ? 100.0 * m->pages_home / m->pages : 0;
+	/* One line for the host to compare policies by. */
+	ksft_print_msg("numa-locality policy=%s tasks=%d elapsed_ms=%llu ", active_policy(), nr,
+		       (unsigned long long)m->elapsed_ms);
+	printf("home_pct=%.1f pages_pct=%.1f migrations=%ld migrations_all_runs=%ld\n",
+	       home_pct, pages_pct, m->migrations, total);
+	if (min_pct)
+		ksft_test_result(home_pct >= min_pct && pages_pct >= min_pct,
+				 "%d memory tasks: %.1f%% of the time and %.1f%% of pages on the home node (>= %d%%), %ld cross-node migrations, %llu ms (median of %d)\n",
+				 nr, home_pct, pages_pct, min_pct, m->migrations,
+				 (unsigned long long)m->elapsed_ms, repeat);
+	else
+		ksft_test_result(m->samples > 0,
+				 "%s: %d memory tasks: %.1f%% of the time and %.1f%% of pages on the node of most pages, %ld cross-node migrations, %llu ms (median of %d)\n",
+				 active_policy(), nr, home_pct, pages_pct, m->migrations,
+				 (unsigned long long)m->elapsed_ms, repeat);
+	return 0;
+}
+
+static int test_numa(int argc, char **argv)
+{
+	if (argc < 1)
+		ksft_exit_fail_msg("usage: numa exec|imbalance|locality ARGS (see the top)\n");
+	if (nr_nodes() != 2 || nr_cpus() != 4)
+		ksft_exit_skip("needs 4 CPUs in 2 nodes\n");
+	ksft_set_plan(1);
+	if (!strcmp(argv[0], "exec") && argc == 2) {
+		numa_start_on_node0(argc, argv);
+		return numa_exec(atoi(argv[1]) > NUMA_MAX_TASKS ? NUMA_MAX_TASKS : atoi(argv[1]));
+	}
+	if (!strcmp(argv[0], "imbalance") && argc == 3) {
+		numa_start_on_node0(argc, argv);
+		return numa_imbalance(atoi(argv[1]) > MAX_HOGS ? MAX_HOGS : atoi(argv[1]),
+				      atoi(argv[2]));
+	}
+	if (!strcmp(argv[0], "locality") && argc >= 5 && atoi(argv[1]) <= NUMA_MAX_TASKS)
+		return numa_locality(argc - 1, argv + 1);
+	ksft_exit_fail_msg("bad arguments\n");
+	return 1;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -1962,6 +2352,9 @@ static const struct {
 	{ "churn", test_churn },
 	{ "knobfuzz", test_knobfuzz },
 	{ "zaphod", test_zaphod },
+	{ "numa", test_numa },
+	{ "spin", test_spin },
+	{ "memwork", test_memwork },
 };
 
 int main(int argc, char **argv)
