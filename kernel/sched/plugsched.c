@@ -533,9 +533,12 @@ struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 		bitmap &= bitmap - 1;
 		list_for_each_entry_reverse(p, &array->queue[slot], plugsched.run_list) {
 			if (plugsched_can_migrate(src, p, dst_cpu, idle)) {
-				int node = plugsched_task_home(p);
+				int node;
 
-				if (!by_home || node == dst_node)
+				if (!by_home)
+					return p;
+				node = plugsched_task_home(p);
+				if (node == dst_node)
 					return p;
 				if (node != src_node && !away)
 					away = p;
