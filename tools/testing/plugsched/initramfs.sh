@@ -28,7 +28,7 @@ done
 # the project's copy (the patched tree's may be older), beside kselftest.h.
 mkdir -p "$B/selftests/plugsched"
 cp "$kst/kselftest.h" "$B/selftests/"
-cp "$st/plugsched_test.c" "$B/selftests/plugsched/"
+cp "$st/plugsched_test.c" "$st/plugsched_timeline.h" "$B/selftests/plugsched/"
 gcc -O2 -Wall -Werror -static -o "$root/usr/bin/plugsched_test" \
 	"$B/selftests/plugsched/plugsched_test.c" -lpthread
 # make bench's own workloads (interbench-, contest-like, fairness, pick cost).

@@ -41,6 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../selftests/plugsched/plugsched_timeline.h"
+
 #define NSEC	1000000000ULL
 #define MSEC	1000000ULL
 #define USEC	1000ULL
@@ -388,31 +390,6 @@ static int interbench(int argc, char **argv)
 	return 0;
 }
 
-/* Ideal processor sharing of @n jobs on @ncpu CPUs: finish times (ms). */
-static void fair_timeline(int n, int ncpu, const double *work, double *ideal)
-{
-	double t = 0, done = 0;
-	int order[32], i, j;
-
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && work[order[j]] < work[order[j - 1]]; j--) {
-			int x = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = x;
-		}
-	for (i = 0; i < n; i++) {
-		int left = n - i;
-		double share = left > ncpu ? (double)ncpu / left : 1.0;
-
-		t += (work[order[i]] - done) / share;
-		done = work[order[i]];
-		ideal[order[i]] = t;
-	}
-}
-
 static int fairness(int argc, char **argv)
 {
 	int ncpu = atoi(argv[0]), n = argc - 2, i;
@@ -422,7 +399,7 @@ static int fairness(int argc, char **argv)
 	pid_t pids[32];
 	cpu_set_t set;
 
-	if (n < 1 || n > 32)
+	if (n < 1 || n > PLUGSCHED_TIMELINE_MAX)
 		return 2;
 	fin = mmap(NULL, 32 * sizeof(*fin), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -430,7 +407,7 @@ static int fairness(int argc, char **argv)
 		die("mmap");
 	for (i = 0; i < n; i++)
 		work[i] = atof(argv[2 + i]) * scale;
-	fair_timeline(n, ncpu, work, ideal);
+	plugsched_fair_timeline(n, ncpu, work, ideal);
 	CPU_ZERO(&set);
 	for (i = 0; i < ncpu; i++)
 		CPU_SET(i, &set);

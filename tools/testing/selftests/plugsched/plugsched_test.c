@@ -31,7 +31,8 @@
  *   plugsched_test knobfuzz SECS NAME:MIN:MAX...
  *   plugsched_test zaphod bonus | promote INTERVAL_MS
  *   plugsched_test numa exec NR | imbalance NR MAX_MS |
- *                       locality NR MB ROUNDS REPEAT [MIN_PCT]
+ *                       locality NR MB ROUNDS REPEAT [MIN_PCT] |
+ *                       compare NR MB ROUNDS REPEAT POLICY...
  *   plugsched_test spin MS | memwork MB ROUNDS   (exec targets)
  */
 #define _GNU_SOURCE
@@ -52,6 +53,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "plugsched_timeline.h"
 
 #define MAX_HOGS	32
 #define NSEC		1000000000ULL
@@ -1110,8 +1112,8 @@ static int test_granularity(int argc, char **argv)
  */
 static int test_timeline(int argc, char **argv)
 {
-	int ncpu, n, i, j, order[MAX_HOGS], bad = 0;
-	double ideal[MAX_HOGS], work[MAX_HOGS], t = 0, done = 0, tol;
+	int ncpu, n, i, bad = 0;
+	double ideal[MAX_HOGS], work[MAX_HOGS], tol;
 	pid_t pids[MAX_HOGS];
 	uint64_t start;
 	cpu_set_t set;
@@ -1125,26 +1127,9 @@ static int test_timeline(int argc, char **argv)
 		ksft_exit_skip("needs %d CPUs\n", ncpu);
 	ksft_set_plan(n);
 
-	/* Ideal processor sharing, shortest job first to finish. */
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		work[i] = atof(argv[2 + i]);
-		order[i] = i;
-	}
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && work[order[j]] < work[order[j - 1]]; j--) {
-			int x = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = x;
-		}
-	for (i = 0; i < n; i++) {
-		int left = n - i;
-		double share = left > ncpu ? (double)ncpu / left : 1.0;
-
-		t += (work[order[i]] - done) / share;
-		done = work[order[i]];
-		ideal[order[i]] = t;
-	}
+	plugsched_fair_timeline(n, ncpu, work, ideal);
 
 	CPU_ZERO(&set);
 	for (i = 0; i < ncpu; i++)
@@ -2180,6 +2165,9 @@ static int numa_imbalance(int nr, int max_ms)
 	return 0;
 }
 
+#define NUMA_MAX_RUNS		9
+#define NUMA_MAX_POLICIES	4
+
 struct numa_run {
 	uint64_t elapsed_ms;
 	long samples, on_home, pages, pages_home, migrations;
@@ -2259,32 +2247,29 @@ static int cmp_run(const void *a, const void *b)
 }
 
 /*
- * numa locality NR MB ROUNDS REPEAT [MIN_PCT]: NR memory-intensive tasks
- * (numa_test style), REPEAT times; figures of the median run (by elapsed
- * time): share of samples on the home node, share of pages on it,
- * cross-node migrations. With MIN_PCT both shares must reach it.
+ * The figures of the median of @repeat runs (by elapsed time): share of
+ * samples on the home node, share of pages on it, cross-node migrations;
+ * one line for the host to compare policies by, and one result. With
+ * @min_pct both shares must reach it.
  */
-static int numa_locality(int argc, char **argv)
+static void numa_report(const char *policy, int nr, struct numa_run *runs, int repeat,
+			int min_pct)
 {
-	int nr = atoi(argv[0]), repeat = atoi(argv[3]), min_pct = argc > 4 ? atoi(argv[4]) : 0;
-	struct numa_run runs[9], *m;
 	double home_pct, pages_pct;
+	struct numa_run *m;
 	long total = 0;
 	int r;
 
-	if (repeat < 1 || repeat > 9)
-		repeat = 3;
-	for (r = 0; r < repeat; r++) {
-		numa_locality_run(nr, argv[1], argv[2], &runs[r], getenv("PLUGSCHED_VERBOSE"));
+	for (r = 0; r < repeat; r++)
 		total = total < 0 || runs[r].migrations < 0 ? -1 : total + runs[r].migrations;
-	}
 	qsort(runs, repeat, sizeof(runs[0]), cmp_run);
 	m = &runs[repeat / 2];
 	home_pct = m->samples ? 100.0 * m->on_home / m->samples : 0;
 	pages_pct = m->pages ? 100.0 * m->pages_home / m->pages : 0;
-	/* One line for the host to compare policies by. */
-	ksft_print_msg("numa-locality policy=%s tasks=%d elapsed_ms=%llu ", active_policy(), nr,
+	ksft_print_msg("numa-locality policy=%s tasks=%d elapsed_ms=%llu ", policy, nr,
 		       (unsigned long long)m->elapsed_ms);
+	printf("elapsed_range=%llu..%llu ", (unsigned long long)runs[0].elapsed_ms,
+	       (unsigned long long)runs[repeat - 1].elapsed_ms);
 	printf("home_pct=%.1f pages_pct=%.1f migrations=%ld migrations_all_runs=%ld\n",
 	       home_pct, pages_pct, m->migrations, total);
 	if (min_pct)
@@ -2295,17 +2280,69 @@ static int numa_locality(int argc, char **argv)
 	else
 		ksft_test_result(m->samples > 0,
 				 "%s: %d memory tasks: %.1f%% of the time and %.1f%% of pages on the node of most pages, %ld cross-node migrations, %llu ms (median of %d)\n",
-				 active_policy(), nr, home_pct, pages_pct, m->migrations,
+				 policy, nr, home_pct, pages_pct, m->migrations,
 				 (unsigned long long)m->elapsed_ms, repeat);
+}
+
+/*
+ * numa locality NR MB ROUNDS REPEAT [MIN_PCT]: NR memory-intensive tasks
+ * (numa_test style), REPEAT times, under the active policy.
+ */
+static int numa_locality(int argc, char **argv)
+{
+	int nr = atoi(argv[0]), repeat = atoi(argv[3]), r;
+	struct numa_run runs[NUMA_MAX_RUNS];
+
+	if (repeat < 1 || repeat > NUMA_MAX_RUNS)
+		repeat = 3;
+	for (r = 0; r < repeat; r++)
+		numa_locality_run(nr, argv[1], argv[2], &runs[r], getenv("PLUGSCHED_VERBOSE"));
+	numa_report(active_policy(), nr, runs, repeat, argc > 4 ? atoi(argv[4]) : 0);
+	return 0;
+}
+
+/*
+ * numa compare NR MB ROUNDS REPEAT POLICY...: the locality runs under
+ * each policy in turn, switched to at run time, REPEAT rounds with the
+ * order rotated each round: load on the host that comes and goes (the
+ * guest is emulated) then weighs on every policy alike, not on whichever
+ * ran while it lasted. Ends on the first policy.
+ */
+static int numa_compare(int argc, char **argv)
+{
+	static struct numa_run runs[NUMA_MAX_POLICIES][NUMA_MAX_RUNS];
+	int nr = atoi(argv[0]), repeat = atoi(argv[3]), np = argc - 4, r, i;
+
+	if (repeat < 1 || repeat > NUMA_MAX_RUNS)
+		repeat = 3;
+	for (r = 0; r < repeat; r++) {
+		for (i = 0; i < np; i++) {
+			const char *policy = argv[4 + (r + i) % np];
+
+			if (switch_to(policy, NULL))
+				ksft_exit_fail_msg("cannot switch to %s\n", policy);
+			numa_locality_run(nr, argv[1], argv[2], &runs[(r + i) % np][r],
+					  getenv("PLUGSCHED_VERBOSE"));
+		}
+	}
+	for (i = 0; i < np; i++)
+		numa_report(argv[4 + i], nr, runs[i], repeat, 0);
+	if (switch_to(argv[4], NULL))
+		ksft_exit_fail_msg("cannot switch back to %s\n", argv[4]);
 	return 0;
 }
 
 static int test_numa(int argc, char **argv)
 {
 	if (argc < 1)
-		ksft_exit_fail_msg("usage: numa exec|imbalance|locality ARGS (see the top)\n");
+		ksft_exit_fail_msg("usage: numa exec|imbalance|locality|compare ARGS\n");
 	if (nr_nodes() != 2 || nr_cpus() != 4)
 		ksft_exit_skip("needs 4 CPUs in 2 nodes\n");
+	if (!strcmp(argv[0], "compare") && argc >= 6 && argc <= 5 + NUMA_MAX_POLICIES &&
+	    atoi(argv[1]) <= NUMA_MAX_TASKS) {
+		ksft_set_plan(argc - 5);
+		return numa_compare(argc - 1, argv + 1);
+	}
 	ksft_set_plan(1);
 	if (!strcmp(argv[0], "exec") && argc == 2) {
 		numa_start_on_node0(argc, argv);
