@@ -15,7 +15,8 @@ if [ "$QUICK" = 1 ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
 "$T/kernel.sh" prod || die "kernel build failed"
 "$T/initramfs.sh" || die "initramfs build failed"
 OUT=$B/bench
-RES=${RESULTS:-$TOP/results/$(date +%Y-%m-%d-%H%M%S)$([ "$QUICK" = 1 ] && echo -quick)}
+suffix=; [ "$QUICK" = 1 ] && suffix=-quick
+RES=${RESULTS:-$TOP/results/$(date +%Y-%m-%d-%H%M%S)$suffix}
 mkdir -p "$OUT" "$RES/logs"
 if [ -z "${POLICIES:-}" ]; then
 	PLUGSCHED_QUIET=1 "$T/run.sh" -c 1 -l "$OUT/available.log" \

@@ -87,13 +87,17 @@ BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspici
 # at 20 ms it is 42 s, and a starved fork child holding a file's
 # i_mmap_rwsem hung mprotect() callers for 32 s, new kthreads waited ~13 s
 # each and a CPU online took 39 s. At 4 ms it is 8.4 s: the torture keeps
-# the interval at 1..4 ms and slices at 1..100 ms.
+# the interval at 1..4 ms and slices at 1..100 ms. SD lets a task that
+# has used its levels wait one major rotation: every runnable task's
+# quota on each of its 20 - nice levels, up to 40 x rr_interval a task.
+# With ~27 tasks per CPU (twice that while CPU 1 is offline) at 50 ms a
+# task waited 31.4 s; at 8 ms the bound is 54 x 40 x 8 ms = 17 s.
 torture_knobs() {
 	case $1 in
 	o1) echo "o1_def_timeslice_ms:5:100 o1_starvation_limit_ms:100:250" ;;
 	cfs) echo "sched_granularity_ns:100000:20000000 sched_wakeup_granularity_ns:0:10000000" \
 		  "sched_latency_ns:100000:40000000 sched_child_runs_first:0:1" ;;
-	sd) echo "rr_interval:1:50 interactive:0:1" ;;
+	sd) echo "rr_interval:1:8 interactive:0:1" ;;
 	numa) echo "node_balance_ratio:1:50 node_threshold:100:400" \
 		   "o1_def_timeslice_ms:5:100 o1_starvation_limit_ms:100:250" ;;
 	zaphod) echo "time_slice:1:100 base_promotion_interval:1:4 max_ia_bonus:0:10" \

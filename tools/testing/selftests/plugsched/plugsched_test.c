@@ -2258,6 +2258,7 @@ static void numa_report(const char *policy, int nr, struct numa_run *runs, int r
 	double home_pct, pages_pct;
 	struct numa_run *m;
 	long total = 0;
+	const char *where = strcmp(policy, "numa") ? "the node of most pages" : "the home node";
 	int r;
 
 	for (r = 0; r < repeat; r++)
@@ -2279,8 +2280,9 @@ static void numa_report(const char *policy, int nr, struct numa_run *runs, int r
 				 (unsigned long long)m->elapsed_ms, repeat);
 	else
 		ksft_test_result(m->samples > 0,
-				 "%s: %d memory tasks: %.1f%% of the time and %.1f%% of pages on the node of most pages, %ld cross-node migrations, %llu ms (median of %d)\n",
-				 policy, nr, home_pct, pages_pct, m->migrations,
+				 "%s: %d memory tasks: %.1f%% of the time and %.1f%% of pages on %s, %ld cross-node migrations, %llu ms (median of %d)\n",
+				 policy, nr, home_pct, pages_pct,
+				 where, m->migrations,
 				 (unsigned long long)m->elapsed_ms, repeat);
 }
 
