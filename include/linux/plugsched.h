@@ -19,6 +19,9 @@
 
 struct seq_file;
 
+/* The API exists with the option on; mainline files include this anyway. */
+#ifdef CONFIG_PLUGSCHED
+
 /* Queues in a priority array; the last one holds SCHED_IDLE tasks. */
 #define PLUGSCHED_NR_SLOTS	64
 #define PLUGSCHED_IDLE_SLOT	(PLUGSCHED_NR_SLOTS - 1)
@@ -433,5 +436,7 @@ static inline bool plugsched_array_slot_singular(const struct task_struct *p)
 
 	return list_is_singular(&array->queue[p->plugsched.slot]);
 }
+
+#endif /* CONFIG_PLUGSCHED */
 
 #endif /* _LINUX_PLUGSCHED_H */

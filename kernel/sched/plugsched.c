@@ -13,12 +13,14 @@
  * See Documentation/scheduler/plugsched.rst.
  */
 #include <linux/capability.h>
+#include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
 #include <linux/kthread.h>
 #include <linux/mmu_context.h>
 #include <linux/plugsched.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/isolation.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
@@ -26,6 +28,7 @@
 #include <linux/sysrq.h>
 
 #include "sched.h"
+#include "pelt.h"
 
 #define PLUGSCHED_MAINLINE	"eevdf"
 
@@ -249,8 +252,47 @@ static void update_curr_plug(struct rq *rq)
 		return;
 
 	curr->plugsched.slice -= delta;
+	/*
+	 * As for the fair server: time plugged tasks run outside the server
+	 * counts against it, so that it only steps in when they starve.
+	 */
+	if (dl_server_active(&rq->plug_server))
+		dl_server_update(&rq->plug_server, delta);
 	if (ps_ops->charge)
 		ps_ops->charge(&rq->plug, curr, delta);
+}
+
+static struct task_struct *pick_task_plug(struct rq *rq);
+
+/*
+ * The plug server: what the fair server is to fair tasks, a deadline
+ * server that runs plugged tasks starved by RT or deadline tasks, 50 ms
+ * every second by default (set by dl_server_start()), deferred until they
+ * did starve; /sys/kernel/debug/sched/plug_server/cpuN/{runtime,period}
+ * tune it.
+ */
+static struct task_struct *plug_server_pick_task(struct sched_dl_entity *dl_se)
+{
+	return pick_task_plug(dl_se->rq);
+}
+
+void plugsched_server_init(struct rq *rq)
+{
+	init_dl_entity(&rq->plug_server);
+	dl_server_init(&rq->plug_server, rq, plug_server_pick_task);
+}
+
+/* The CPU is dying: nothing is queued on it any more. */
+void plugsched_server_stop(struct rq *rq)
+{
+	dl_server_stop(&rq->plug_server);
+}
+
+/* A new root domain: the server's bandwidth moves with the CPU. */
+void plugsched_server_attach_root(struct rq *rq)
+{
+	if (rq->plug_server.dl_server)
+		__dl_server_attach_root(&rq->plug_server, rq);
 }
 
 static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
@@ -275,7 +317,16 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		WARN_ONCE(p->plugsched.flags & PLUGSCHED_TF_QUEUED,
 			  "plugsched: %s/%d queued twice\n", p->comm, p->pid);
 
-	prq->nr_running++;
+	/* A task first queued under a policy with home nodes is at home here. */
+	if (ps_ops->home_nodes && p->plugsched.home_node == NUMA_NO_NODE)
+		p->plugsched.home_node = cpu_to_node(cpu_of(rq));
+
+	if (!prq->nr_running++) {
+		/* As fair does: idle time counts as time the server had. */
+		if (!rq->nr_running)
+			dl_server_update_idle_time(rq, plug_rq_curr(rq));
+		dl_server_start(&rq->plug_server);
+	}
 	prq->nr_idle += plugsched_task_is_idle(p);
 	prq->load += plugsched_task_weight(p);
 	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
@@ -399,6 +450,16 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_plug(rq);
 
+	/*
+	 * The remote tick of a nohz_full CPU can find @p still current but
+	 * dequeued already, while __schedule() balances with the lock dropped:
+	 * the policy no longer holds @p.
+	 */
+	if (unlikely(!(p->plugsched.flags & PLUGSCHED_TF_QUEUED)))
+		return;
+	/* Keep this CPU's RT/deadline load fresh for the balancers' view. */
+	update_other_load_avgs(rq);
+
 	if (p->plugsched.slice <= 0) {
 		if (ps_ops->slice_expired(&rq->plug, p))
 			resched_curr(rq);
@@ -434,7 +495,11 @@ static void task_fork_plug(struct task_struct *p)
 	}
 	update_rq_clock(rq);
 	__plugsched_task_init(ops, p);
-	if (ops->home_nodes)
+	/*
+	 * A child lives near its parent's memory; kernel threads, which all
+	 * come from kthreadd and never exec, are at home where they first run.
+	 */
+	if (ops->home_nodes && !(p->flags & PF_KTHREAD))
 		p->plugsched.home_node = plugsched_task_home(current);
 	/* A plugged parent keeps the plug class, and ps_ops, alive. */
 	parent_plugged = current->sched_class == &plug_sched_class;
@@ -447,6 +512,8 @@ static void task_fork_plug(struct task_struct *p)
 
 static void switched_to_plug(struct rq *rq, struct task_struct *p)
 {
+	/* Time in another class (RT, a PI boost) was no wait of the policy's. */
+	p->plugsched.runnable_at = jiffies;
 	if (task_on_rq_queued(p) && !task_current(rq, p))
 		wakeup_preempt(rq, p, 0);
 }
@@ -568,6 +635,58 @@ static unsigned long plugsched_rq_load(struct plugsched_rq *prq)
 	return READ_ONCE(prq->nr_running) * SCHED_CAPACITY_SCALE;
 }
 
+/*
+ * What RT, deadline and IRQ time leave of a CPU for plugged tasks, as
+ * fair's scale_rt_capacity() computes it: 1 .. SCHED_CAPACITY_SCALE.
+ */
+static unsigned long plugsched_capacity(struct rq *rq)
+{
+	unsigned long max = arch_scale_cpu_capacity(cpu_of(rq));
+	unsigned long used = cpu_util_rt(rq) + cpu_util_dl(rq);
+	unsigned long irq = cpu_util_irq(rq);
+
+	if (irq >= max || used >= max)
+		return 1;
+	return max(scale_irq_capacity(max - used, irq, max), 1UL);
+}
+
+/* @load on @rq as if @rq had a whole CPU: a CPU busy with RT work is full. */
+static inline unsigned long plugsched_scaled(struct rq *rq, unsigned long load,
+					     unsigned long cap)
+{
+	return load * SCHED_CAPACITY_SCALE / cap;
+}
+
+/* Whether @rq's current task is a plugged one (or the idle task). */
+static bool plugsched_curr_is_ours(struct rq *rq)
+{
+	const struct sched_class *class;
+
+	rcu_read_lock();
+	class = rcu_dereference(rq->curr)->sched_class;
+	rcu_read_unlock();
+	return class == &plug_sched_class || class == &idle_sched_class;
+}
+
+/*
+ * Plugged tasks queued on @prq that wait: all but the running one, or
+ * all of them while a higher class holds the CPU.
+ */
+static unsigned int plugsched_nr_waiting(struct plugsched_rq *prq)
+{
+	unsigned int nr = READ_ONCE(prq->nr_running);
+
+	if (nr && plugsched_curr_is_ours(prq_rq(prq)))
+		nr--;
+	return nr;
+}
+
+/* CPUs that balance and are balanced to: isolcpus=domain leaves some out. */
+static inline bool plugsched_balance_cpu(int cpu)
+{
+	return cpu_active(cpu) && housekeeping_cpu(cpu, HK_TYPE_DOMAIN);
+}
+
 /**
  * plugsched_balance_span - pull tasks from the busiest CPU of @span
  * @this:	the runqueue to pull to; its lock is held, and may be dropped
@@ -578,34 +697,46 @@ static unsigned long plugsched_rq_load(struct plugsched_rq *prq)
  *		node where they are
  *
  * The busiest CPU is the one with the most load (task count, or summed
- * weights with &plugsched_ops.balance_by_load). It is pulled from when it
- * exceeds this CPU by &plugsched_ops.imbalance_pct, until half the
- * difference has moved; the policy chooses which tasks.
+ * weights with &plugsched_ops.balance_by_load) for the capacity RT,
+ * deadline and IRQ work leave it, among those with a plugged task waiting.
+ * It is pulled from when it exceeds this CPU by
+ * &plugsched_ops.imbalance_pct, until half the difference has moved and
+ * as long as a move leaves this CPU no busier than the busiest was; the
+ * policy chooses which tasks. Isolated CPUs (isolcpus=domain) neither
+ * pull nor are pulled from.
  *
  * Return: the number of tasks pulled.
  */
 int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 			   const struct cpumask *span, unsigned int flags)
 {
-	unsigned long load, max_load = 0, this_load, imbalance;
+	unsigned long load, max_load = 0, this_load, this_cap, busiest_cap = 1, imbalance;
 	struct rq *this_rq = prq_rq(this), *busiest = NULL;
 	int cpu, moved = 0, loops = 0;
 
-	for_each_cpu_and(cpu, span, cpu_active_mask) {
-		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+	if (!plugsched_balance_cpu(this->cpu))
+		return 0;
+	for_each_cpu(cpu, span) {
+		struct rq *rq = cpu_rq(cpu);
+		unsigned long cap;
 
-		if (cpu == this->cpu || READ_ONCE(prq->nr_running) < 2)
+		if (cpu == this->cpu || !plugsched_balance_cpu(cpu) ||
+		    !plugsched_nr_waiting(&rq->plug))
 			continue;
-		load = plugsched_rq_load(prq);
+		cap = plugsched_capacity(rq);
+		load = plugsched_scaled(rq, plugsched_rq_load(&rq->plug), cap);
 		if (load > max_load) {
 			max_load = load;
-			busiest = cpu_rq(cpu);
+			busiest = rq;
+			busiest_cap = cap;
 		}
 	}
 	if (!busiest)
 		return 0;
 
-	this_load = plugsched_rq_load(this);
+	/* Idle, it has all its room now, whatever RT work it had before. */
+	this_cap = idle ? arch_scale_cpu_capacity(this->cpu) : plugsched_capacity(this_rq);
+	this_load = plugsched_scaled(this_rq, plugsched_rq_load(this), this_cap);
 	if (max_load <= this_load)
 		return 0;
 	if (!idle && max_load * 100 < this_load * ps_ops->imbalance_pct)
@@ -618,7 +749,7 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 	double_lock_balance(this_rq, busiest);
 	update_rq_clock(this_rq);
 	update_rq_clock(busiest);
-	while (busiest->plug.nr_running > 1 && loops++ < PLUGSCHED_MIGRATE_SCAN) {
+	while (plugsched_nr_waiting(&busiest->plug) && loops++ < PLUGSCHED_MIGRATE_SCAN) {
 		struct task_struct *p;
 		unsigned long w;
 
@@ -631,8 +762,21 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 			break;
 		w = ps_ops->balance_by_load ? plugsched_task_weight(p) :
 					       SCHED_CAPACITY_SCALE;
+		/*
+		 * Never make this CPU, with @p, busier than the busiest is,
+		 * each judged by the capacity RT and deadline work leave it:
+		 * a CPU an RT hog holds pulls nothing, a task waiting behind
+		 * one moves to any CPU with room. Between equal CPUs a task
+		 * still moves from two to one, so that three tasks on two
+		 * CPUs take turns at the CPU of their own.
+		 */
+		if (plugsched_scaled(this_rq, plugsched_rq_load(this) + w, this_cap) >
+		    plugsched_scaled(busiest, plugsched_rq_load(&busiest->plug), busiest_cap))
+			break;
 		plugsched_move_task(busiest, this_rq, p);
 		moved++;
+		/* Until half the difference has moved, in busiest's terms. */
+		w = plugsched_scaled(busiest, w, busiest_cap);
 		if (idle || w >= imbalance)
 			break;
 		imbalance -= w;
@@ -656,11 +800,16 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
  */
 int plugsched_balance(struct plugsched_rq *this, bool idle)
 {
-	return plugsched_balance_span(this, idle, cpu_active_mask, 0);
+	return plugsched_balance_span(this, idle, housekeeping_cpumask(HK_TYPE_DOMAIN), 0);
 }
 
 static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
 {
+	struct rq *rq = prq_rq(this);
+
+	/* This CPU's RT and deadline load decays while it does not tick. */
+	update_rq_clock(rq);
+	update_other_load_avgs(rq);
 	if (ps_ops->balance)
 		return ps_ops->balance(this, idle);
 	return plugsched_balance(this, idle);
@@ -675,7 +824,7 @@ static int balance_plug(struct rq *rq, struct task_struct *prev,
 		return 0;
 
 	rq_unpin_lock(rq, rf);
-	plugsched_do_balance(&rq->plug, true);
+	plugsched_do_balance(&rq->plug, !rq->nr_running);
 	rq_repin_lock(rq, rf);
 
 	return rq->plug.nr_running > 0;
@@ -687,7 +836,7 @@ static int plugsched_idle_cpu(struct task_struct *p, const struct cpumask *mask)
 	int cpu;
 
 	for_each_cpu_and(cpu, mask, p->cpus_ptr) {
-		if (cpu_active(cpu) && available_idle_cpu(cpu))
+		if (plugsched_balance_cpu(cpu) && available_idle_cpu(cpu))
 			return cpu;
 	}
 	return -1;
@@ -701,7 +850,7 @@ static int plugsched_least_loaded_cpu(struct task_struct *p,
 	int cpu, best = -1;
 
 	for_each_cpu_and(cpu, mask, p->cpus_ptr) {
-		if (!cpu_active(cpu))
+		if (!plugsched_balance_cpu(cpu))
 			continue;
 		nr = READ_ONCE(cpu_rq(cpu)->nr_running);
 		if (nr < best_nr || (nr == best_nr && cpu == prefer)) {
@@ -727,7 +876,6 @@ static int plugsched_least_loaded_cpu(struct task_struct *p,
  */
 int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 {
-	const struct cpumask *span;
 	struct sched_domain *sd;
 	int cpu;
 
@@ -743,10 +891,10 @@ int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 		    cpu_active(this_cpu) && cpu_rq(this_cpu)->nr_running <= 1)
 			return this_cpu;
 
+		/* An isolated CPU (isolcpus=domain) has no domain: stay. */
 		rcu_read_lock();
 		sd = rcu_dereference(per_cpu(sd_llc, prev_cpu));
-		span = sd ? sched_domain_span(sd) : cpu_active_mask;
-		cpu = plugsched_idle_cpu(p, span);
+		cpu = sd ? plugsched_idle_cpu(p, sched_domain_span(sd)) : -1;
 		rcu_read_unlock();
 		return cpu >= 0 ? cpu : prev_cpu;
 	}
@@ -845,6 +993,9 @@ int plugsched_numa_select_cpu(struct task_struct *p, int prev_cpu, int wake_flag
 
 	if (wake_flags & WF_EXEC)
 		return plugsched_numa_exec_cpu(p, prev_cpu, threshold);
+	/* No home yet (a kernel thread): wherever there is room. */
+	if (wake_flags & WF_FORK && p->plugsched.home_node == NUMA_NO_NODE)
+		return plugsched_select_cpu(p, prev_cpu, wake_flags);
 	if (wake_flags & WF_FORK) {
 		cpu = plugsched_least_loaded_cpu(p, cpumask_of_node(home), prev_cpu);
 		return cpu >= 0 ? cpu : plugsched_select_cpu(p, prev_cpu, wake_flags);
@@ -961,6 +1112,19 @@ static int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_fla
 	return plugsched_select_cpu(p, prev_cpu, wake_flags);
 }
 
+/* A task bound to one node's CPUs (a per-CPU kthread) is at home there. */
+static void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx)
+{
+	int node;
+
+	set_cpus_allowed_common(p, ctx);
+	if (!ps_ops->home_nodes)
+		return;
+	node = cpu_to_node(cpumask_first(p->cpus_ptr));
+	if (cpumask_subset(p->cpus_ptr, cpumask_of_node(node)))
+		p->plugsched.home_node = node;
+}
+
 static void migrate_task_rq_plug(struct task_struct *p, int new_cpu)
 {
 	if (cpu_to_node(task_cpu(p)) != cpu_to_node(new_cpu))
@@ -973,7 +1137,7 @@ static void plugsched_kick_idle(struct plugsched_rq *prq)
 	unsigned long backoff = READ_ONCE(prq->kick_backoff);
 	int cpu;
 
-	for_each_cpu(cpu, cpu_active_mask) {
+	for_each_cpu_and(cpu, cpu_active_mask, housekeeping_cpumask(HK_TYPE_DOMAIN)) {
 		if (cpu != prq->cpu && available_idle_cpu(cpu)) {
 			resched_cpu(cpu);
 			break;
@@ -982,6 +1146,17 @@ static void plugsched_kick_idle(struct plugsched_rq *prq)
 	/* Back off while kicks pull nothing (e.g. every task is pinned). */
 	prq->next_kick = jiffies + backoff;
 	WRITE_ONCE(prq->kick_backoff, min_t(unsigned long, backoff * 2, HZ / 4));
+}
+
+/* Every other CPU that balances does so at its next tick. */
+static void plugsched_nudge(struct plugsched_rq *prq)
+{
+	int cpu;
+
+	for_each_cpu_and(cpu, cpu_active_mask, housekeeping_cpumask(HK_TYPE_DOMAIN)) {
+		if (cpu != prq->cpu)
+			WRITE_ONCE(cpu_rq(cpu)->plug.next_balance, jiffies);
+	}
 }
 
 /* Called from sched_tick() with interrupts off and the rq unlocked. */
@@ -998,15 +1173,24 @@ void __plugsched_tick_balance(struct rq *rq)
 			  "plugsched: %u tasks in the skipped fair class on CPU %d\n",
 			  READ_ONCE(rq->cfs.h_nr_queued), cpu_of(rq));
 
-	if (READ_ONCE(prq->nr_running) >= 2 && time_after_eq(now, prq->next_kick))
+	/* A plugged task waits, behind another or behind an RT task. */
+	if (plugsched_nr_waiting(prq) && time_after_eq(now, prq->next_kick)) {
+		/*
+		 * Behind a higher class nobody here runs it soon: have the
+		 * other CPUs balance at their next tick, busy or not.
+		 */
+		if (!plugsched_curr_is_ours(rq))
+			plugsched_nudge(prq);
 		plugsched_kick_idle(prq);
+	}
 
-	if (time_before(now, prq->next_balance) || !cpu_active(prq->cpu))
+	if (time_before(now, READ_ONCE(prq->next_balance)) || !plugsched_balance_cpu(prq->cpu))
 		return;
 
-	idle = !READ_ONCE(prq->nr_running);
+	/* A CPU running RT or deadline work is busy, not idle. */
+	idle = !READ_ONCE(rq->nr_running);
 	ms = idle ? ps_ops->idle_balance_ms : ps_ops->balance_ms;
-	prq->next_balance = now + max(msecs_to_jiffies(ms), 1UL);
+	WRITE_ONCE(prq->next_balance, now + max(msecs_to_jiffies(ms), 1UL));
 
 	raw_spin_rq_lock(rq);
 	plugsched_do_balance(prq, idle);
@@ -1078,7 +1262,7 @@ DEFINE_SCHED_CLASS(plug) = {
 	.balance		= balance_plug,
 	.select_task_rq		= select_task_rq_plug,
 	.migrate_task_rq	= migrate_task_rq_plug,
-	.set_cpus_allowed	= set_cpus_allowed_common,
+	.set_cpus_allowed	= set_cpus_allowed_plug,
 #endif
 	.task_tick		= task_tick_plug,
 	.task_fork		= task_fork_plug,
@@ -1099,6 +1283,10 @@ void plugsched_show_task(struct task_struct *p, struct seq_file *m)
 	seq_printf(m, "%-45s:%21lld\n", "plugsched.slice_ns", p->plugsched.slice);
 	seq_printf(m, "%-45s:%21u\n", "plugsched.nr_node_migrations",
 		   p->plugsched.nr_node_migrations);
+	/* What the watchdog sees: how long a queued task has waited. */
+	seq_printf(m, "%-45s:%21u\n", "plugsched.waiting_ms",
+		   (p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_on_cpu(task_rq(p), p) ?
+		   jiffies_to_msecs(plugsched_waited(p)) : 0);
 	if (ops->show_task)
 		ops->show_task(m, p);
 }
@@ -1667,23 +1855,23 @@ static void plugsched_switch_fn(struct kthread_work *work)
 }
 
 /*
- * The watchdog and SysRq works only try the mutex: its holder may be
- * waiting for a switch queued behind them. They come back later.
+ * The watchdog scans without the switch mutex (a task of the policy is
+ * queued under the rq lock it holds, so the policy stays), and only
+ * tries the mutex to act: a user's switch must not fail with EBUSY
+ * because a scan ran, and the holder may be waiting for a switch queued
+ * behind this work. It comes back later.
  */
 static void plugsched_watchdog_fn(struct kthread_work *work)
 {
 	unsigned long waited, limit;
 	struct task_struct *p = NULL;
+	const char *name;
 	char why[80];
 	int cpu;
 
-	if (!mutex_trylock(&plugsched_switch_mutex)) {
-		plugsched_watchdog_start();
-		return;
-	}
 	limit = msecs_to_jiffies(READ_ONCE(plugsched_watchdog_ms));
-	if (!ps_ops || !limit)
-		goto out;
+	if (!READ_ONCE(ps_ops) || !limit)
+		return;
 
 	for_each_online_cpu(cpu) {
 		p = plugsched_stalled(cpu_rq(cpu), limit, &waited);
@@ -1692,17 +1880,26 @@ static void plugsched_watchdog_fn(struct kthread_work *work)
 	}
 	if (!p) {
 		plugsched_watchdog_start();
-		goto out;
+		return;
 	}
-
-	pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %d ms)\n",
-	       p->comm, task_pid_nr(p), cpu, jiffies_to_msecs(waited), ps_ops->name,
-	       READ_ONCE(plugsched_watchdog_ms));
-	scnprintf(why, sizeof(why), "watchdog: %s/%d stalled for %u ms", p->comm,
-		  task_pid_nr(p), jiffies_to_msecs(waited));
+	if (!mutex_trylock(&plugsched_switch_mutex)) {
+		put_task_struct(p);
+		plugsched_watchdog_start();
+		return;
+	}
+	/* A switch may have run since the scan: then the stall is moot. */
+	name = ps_ops ? ps_ops->name : NULL;
+	if (name && p->sched_class == &plug_sched_class) {
+		pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %d ms)\n",
+		       p->comm, task_pid_nr(p), cpu, jiffies_to_msecs(waited), name,
+		       READ_ONCE(plugsched_watchdog_ms));
+		scnprintf(why, sizeof(why), "watchdog: %s/%d stalled for %u ms", p->comm,
+			  task_pid_nr(p), jiffies_to_msecs(waited));
+		plugsched_switch(NULL, why);
+	} else if (ps_ops) {
+		plugsched_watchdog_start();
+	}
 	put_task_struct(p);
-	plugsched_switch(NULL, why);
-out:
 	mutex_unlock(&plugsched_switch_mutex);
 }
 
@@ -1996,6 +2193,107 @@ static int plugsched_proc_show(struct seq_file *m, void *v)
 
 static struct ctl_table plugsched_core_table[1];
 
+#ifdef CONFIG_DEBUG_FS
+/*
+ * /sys/kernel/debug/sched/plug_server/cpuN/{runtime,period}: the plug
+ * server's parameters in ns, with the fair server's rules (debug.c): a
+ * period of 100 us .. ~4 s, a runtime of 0 (off) .. the period.
+ */
+#define PLUG_SERVER_PERIOD_MIN	(100 * NSEC_PER_USEC)
+#define PLUG_SERVER_PERIOD_MAX	((1UL << 22) * NSEC_PER_USEC)
+
+static int plug_server_show(struct seq_file *m, void *v)
+{
+	struct sched_dl_entity *dl_se = &cpu_rq((long)m->private & 0xffff)->plug_server;
+
+	seq_printf(m, "%llu\n", (long)m->private >> 16 ? dl_se->dl_period : dl_se->dl_runtime);
+	return 0;
+}
+
+static int plug_server_open(struct inode *inode, struct file *filp)
+{
+	return single_open(filp, plug_server_show, inode->i_private);
+}
+
+static ssize_t plug_server_write(struct file *filp, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	long priv = (long)((struct seq_file *)filp->private_data)->private;
+	struct rq *rq = cpu_rq(priv & 0xffff);
+	struct sched_dl_entity *dl_se = &rq->plug_server;
+	u64 runtime, period, value;
+	int ret;
+
+	ret = kstrtoull_from_user(ubuf, cnt, 10, &value);
+	if (ret)
+		return ret;
+
+	scoped_guard (rq_lock_irqsave, rq) {
+		runtime = priv >> 16 ? dl_se->dl_runtime : value;
+		period = priv >> 16 ? value : dl_se->dl_period;
+		/* Never started: the defaults dl_server_start() would set. */
+		if (!dl_se->dl_server) {
+			runtime = priv >> 16 ? 50 * NSEC_PER_MSEC : value;
+			period = priv >> 16 ? value : NSEC_PER_SEC;
+		}
+		if (runtime > period || period > PLUG_SERVER_PERIOD_MAX ||
+		    period < PLUG_SERVER_PERIOD_MIN)
+			return -EINVAL;
+		if (!cpu_online(cpu_of(rq)))
+			return -EBUSY;
+		if (!dl_se->dl_server) {
+			/* Set up as dl_server_start() would, then apply. */
+			dl_server_start(dl_se);
+			dl_server_stop(dl_se);
+		}
+		update_rq_clock(rq);
+		dl_server_stop(dl_se);
+		ret = dl_server_apply_params(dl_se, runtime, period, 0);
+		if (!runtime)
+			printk_deferred("plugsched: plug server off on CPU %d, RT tasks may starve plugged ones\n",
+					cpu_of(rq));
+		if (rq->plug.nr_running)
+			dl_server_start(dl_se);
+		if (ret < 0)
+			return ret;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations plug_server_fops = {
+	.open		= plug_server_open,
+	.write		= plug_server_write,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static void __init plug_server_debugfs_init(void)
+{
+	struct dentry *sched = debugfs_lookup("sched", NULL), *dir;
+	long cpu;
+
+	if (IS_ERR_OR_NULL(sched))
+		return;
+	dir = debugfs_create_dir("plug_server", sched);
+	for_each_possible_cpu(cpu) {
+		struct dentry *d_cpu;
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "cpu%ld", cpu);
+		d_cpu = debugfs_create_dir(buf, dir);
+		/* The CPU in the low 16 bits, the parameter (1: period) above. */
+		debugfs_create_file("runtime", 0644, d_cpu, (void *)cpu, &plug_server_fops);
+		debugfs_create_file("period", 0644, d_cpu, (void *)(cpu | 1L << 16),
+				    &plug_server_fops);
+	}
+	dput(sched);
+}
+#else
+static inline void plug_server_debugfs_init(void) { }
+#endif
+
 static int __init plugsched_late_init(void)
 {
 	struct kthread_worker *worker;
@@ -2020,6 +2318,7 @@ static int __init plugsched_late_init(void)
 		pr_warn("plugsched: SysRq-P is taken\n");
 
 	plugsched_numa_late_init();
+	plug_server_debugfs_init();
 	plugsched_knob_entry(&plugsched_core_table[0], &plugsched_watchdog_knob);
 	if (!register_sysctl("kernel", plugsched_core_table))
 		pr_warn("plugsched: cannot register plugsched_watchdog_ms\n");

@@ -50,6 +50,7 @@ struct o1_task {
 	u64	timestamp;	/* rq clock at sleep or at last run start */
 	s64	rr_mark;	/* slice left at which to round robin next */
 	int	prio;		/* dynamic priority, MAX_RT_PRIO..MAX_PRIO-1 */
+	bool	expired;	/* was on the expired array when last dequeued */
 };
 
 struct o1_rq {
@@ -227,7 +228,16 @@ static void o1_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		ot->timestamp = now;
 	}
 	o1_recalc_prio(p);
-	plugsched_array_add(orq->active, p, o1_slot(p), false);
+	/*
+	 * Back after a nice, policy or affinity change, or moved here while
+	 * runnable: an expired task stays expired (2.6's pull_task() kept the
+	 * array too), or toggling SCHED_BATCH would be a way out of it.
+	 */
+	if (ot->expired && !(flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_NEW)))
+		o1_enqueue_expired(orq, p);
+	else
+		plugsched_array_add(orq->active, p, o1_slot(p), false);
+	ot->expired = false;
 }
 
 static void o1_dequeue(struct plugsched_rq *prq, struct task_struct *p,
@@ -235,7 +245,8 @@ static void o1_dequeue(struct plugsched_rq *prq, struct task_struct *p,
 {
 	struct o1_rq *orq = o1_rq(prq);
 
-	if (p->plugsched.array == orq->expired && orq->expired->nr_queued == 1)
+	o1_task(p)->expired = p->plugsched.array == orq->expired;
+	if (o1_task(p)->expired && orq->expired->nr_queued == 1)
 		orq->expired_timestamp = 0;
 	plugsched_array_del(p);
 	if (flags & PLUGSCHED_DEQ_SLEEP)
@@ -321,9 +332,16 @@ static void o1_yield(struct plugsched_rq *prq, struct task_struct *p)
 	o1_enqueue_expired(orq, p);
 }
 
+/* A nice change grants no new slice: what is left, at most the new size. */
 static void o1_prio_changed(struct plugsched_rq *prq, struct task_struct *p)
 {
-	o1_refill(p);
+	struct o1_task *ot = o1_task(p);
+	s64 slice = o1_task_slice(p);
+
+	if (p->plugsched.slice > slice) {
+		p->plugsched.slice = slice;
+		ot->rr_mark = min(ot->rr_mark, slice - o1_granularity(p));
+	}
 }
 
 /* Give away expired tasks first: they would not run soon anyway. */

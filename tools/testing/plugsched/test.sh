@@ -12,7 +12,7 @@ PASS=0 FAIL=0 START=$(date +%s)
 FAILED=()	# repeated at the end, where CI's tail shows them
 # Rough cost of each remaining step in seconds, for the "left" estimate.
 declare -A COST=([check]=60 [prod]=900 [debug]=900 [patches]=180 [boot]=150 [torture]=600 [bench]=300)
-remaining=$((60 + 900 + 900 + 180 + 25 * 150 + 600 + 300))
+remaining=$((60 + 900 + 900 + 180 + 29 * 150 + 600 + 300))
 
 result() { # status description
 	if [ "$1" = 0 ]; then
@@ -98,6 +98,8 @@ boot() {
 	local log=$OUT/$name.log rc tmo=300
 	# A hung guest must not eat the CI budget: debug boots get more time.
 	[ "${img#*debug}" != "$img" ] && tmo=600
+	# Every policy in turn, with 10 s RT-pressure runs: some 4 minutes.
+	[ "$name" = coexist ] && tmo=600
 	step boot "boot $name: sched=$sched, $cpus CPUs, $nodes node(s)"
 	# The watchdog must never fire, except where a test makes it.
 	[ "$name" = watchdog ] || cmds="$cmds
@@ -285,7 +287,11 @@ t plugsched_test hotplug 3
 t plugsched_test rt 5000
 t plugsched_test fork 2000
 $HB
-t plugsched_test numa compare 6 8 2500 5 numa o1 eevdf"
+t plugsched_test numa homes
+t plugsched_test numa compare 6 8 2500 5 numa o1 eevdf
+echo eevdf > $PS/active
+echo numa > $PS/active
+t plugsched_test numa homes"
 # Cross-node migrations at least 3x fewer than o1's, elapsed within 10%:
 # from the comparison, whose runs alternate between the policies.
 loc() { grep -a -o "numa-locality policy=$1 .*" "$OUT/numa-2node.log" | tr -d '\r' | tail -1; }
@@ -347,6 +353,63 @@ t plugsched_test sysrq
 $(ok "dmesg | grep -q 'plugsched: SysRq: o1 ejected'" 'the log records the SysRq fall back')
 t plugsched_test fork 1000
 $HB"
+
+# Issue 15: plugged tasks keep mainline's guarantees. For every policy,
+# switched to at run time (the list is the running kernel's): a SCHED_FIFO
+# hog on CPU 1 for 10 s beside 3 normal hogs, judged against eevdf in the
+# same boot and against the policy's own round robin of 3 hogs on one CPU
+# (o1 and numa: 2 x 100 ms slices), plus one slice (a hog pulled off the
+# RT hog's CPU joins a rotation under way), plus 150 ms for the pull and
+# the host (the RT-busy CPU has the others balance at their next tick;
+# before the plug server and RT-aware balancing hogs waited 3.5 s or got
+# nothing); a task back from SCHED_FIFO has not waited for the watchdog
+# while it was RT.
+boot coexist "$B/bzImage" eevdf 2 1 "" "
+for p in \$(cat $PS/available); do
+	[ \$p = eevdf ] && continue
+	t plugsched_test rtpressure 3 10 150 \$p
+	t plugsched_test rtreturn 500
+done
+echo eevdf > $PS/active
+t plugsched_test names eevdf"
+
+# A hostile unprivileged hog toggling its policy or affinity, itself or
+# from a sibling, leaves a plain hog 40% of one CPU under every policy and
+# eevdf. One CPU online of two possible, so that an affinity mask with
+# CPU 1 differs from one without while the task stays where it is.
+boot hostile "$B/bzImage" eevdf "1,maxcpus=2" 1 "" "
+for p in \$(cat $PS/available); do
+	echo \$p > $PS/active
+	t plugsched_test names \$p
+	t plugsched_test hostile 3 40
+done
+echo eevdf > $PS/active"
+
+# nohz_full: the generic checks with CPU 1 running tickless, every policy,
+# on the debug kernel (a remote tick may find the running task dequeued).
+boot nohz-full "$B/debug/bzImage" eevdf 2 1 "nohz_full=1" "
+$(ok "grep -q 1 /sys/devices/system/cpu/nohz_full" 'CPU 1 is nohz_full')
+for p in \$(cat $PS/available); do
+	[ \$p = starve ] && continue
+	echo \$p > $PS/active
+	t plugsched_test names \$p
+	t plugsched_test fair 2 2 0.9
+	t plugsched_test batch
+	t plugsched_test fork 500
+	t plugsched_test setattr
+	hb -g 2 -l 20
+done
+echo eevdf > $PS/active"
+
+# isolcpus=1: no task free to run elsewhere ever runs on CPU 1, under any
+# policy (balancing, kicks and idle selection honour the housekeeping
+# mask), nor under eevdf.
+boot isolcpus "$B/bzImage" eevdf 2 1 "isolcpus=1" "
+for p in \$(cat $PS/available); do
+	echo \$p > $PS/active
+	t plugsched_test isolated 1 3
+done
+echo eevdf > $PS/active"
 
 step patches "make patches; apply to a pristine tree with git am and patch -p1 (background)"
 ("$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &

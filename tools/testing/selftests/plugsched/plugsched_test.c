@@ -32,8 +32,12 @@
  *   plugsched_test zaphod bonus | promote INTERVAL_MS
  *   plugsched_test numa exec NR | imbalance NR MAX_MS |
  *                       locality NR MB ROUNDS REPEAT [MIN_PCT] |
- *                       compare NR MB ROUNDS REPEAT POLICY...
+ *                       compare NR MB ROUNDS REPEAT POLICY... | homes
  *   plugsched_test spin MS | memwork MB ROUNDS   (exec targets)
+ *   plugsched_test rtpressure NR SECS ALLOW_MS POLICY
+ *   plugsched_test hostile SECS MIN_PCT
+ *   plugsched_test rtreturn MAX_MS
+ *   plugsched_test isolated CPU SECS
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,6 +69,7 @@ struct hog {
 	uint64_t switches;	/* gaps longer than 200 us */
 	uint64_t nvcsw;		/* involuntary context switches in the window */
 	uint64_t finish_ns;	/* timeline: when the work was done */
+	uint64_t edge_gap_ns;	/* off the CPU from the start, or until the end */
 	int last_cpu;
 };
 
@@ -143,6 +148,7 @@ static void hog_body(struct hog *h, uint64_t start, uint64_t end)
 	h->nvcsw = nvcsw_self();
 	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	last = now_ns(CLOCK_MONOTONIC);
+	h->edge_gap_ns = last - start;
 	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
 		if (t - last > h->max_gap_ns)
 			h->max_gap_ns = t - last;
@@ -150,6 +156,8 @@ static void hog_body(struct hog *h, uint64_t start, uint64_t end)
 			h->switches++;
 		last = t;
 	}
+	if (t - last > h->edge_gap_ns)
+		h->edge_gap_ns = t - last;
 	h->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	h->nvcsw = nvcsw_self() - h->nvcsw;
 	h->last_cpu = sched_getcpu();
@@ -759,12 +767,13 @@ static int test_rt(int argc, char **argv)
 	return 0;
 }
 
-static int task_cpu_of(pid_t pid)
+/* The CPU a task last ran on, from DIR/stat (DIR: /proc/PID[/task/TID]). */
+static int task_last_cpu(const char *dir)
 {
-	char path[64], buf[1024], *s;
+	char path[200], buf[1024], *s;
 	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	snprintf(path, sizeof(path), "%s/stat", dir);
 	if (read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	s = strrchr(buf, ')');
@@ -772,6 +781,14 @@ static int task_cpu_of(pid_t pid)
 	for (i = 2; s && i < 39; i++)
 		s = strchr(s + 1, ' ');
 	return s ? atoi(s + 1) : -1;
+}
+
+static int task_cpu_of(pid_t pid)
+{
+	char dir[32];
+
+	snprintf(dir, sizeof(dir), "/proc/%d", pid);
+	return task_last_cpu(dir);
 }
 
 /* affinity: masks are honoured; hogs freed from CPU 0 spread out. */
@@ -2337,6 +2354,63 @@ static int numa_compare(int argc, char **argv)
 	return 0;
 }
 
+static uint64_t task_allowed(const char *dir);
+
+/*
+ * numa homes: every task whose CPUs all lie in one node (per-CPU kernel
+ * threads, pinned tasks) is at home there, and each node is home to some
+ * task: kernel threads (which never exec) and tasks that met the policy
+ * at a run-time switch do not inherit node 0.
+ */
+static int numa_homes(void)
+{
+	FILE *f = popen("ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null", "r");
+	int per_node[2] = { 0, 0 }, wrong = 0, seen = 0, cpu;
+	char dir[160], path[200], buf[8192], who[256] = "", *s;
+
+	if (!f)
+		ksft_exit_fail_msg("popen: %s\n", strerror(errno));
+	while (fgets(dir, sizeof(dir), f)) {
+		uint64_t allowed;
+		int home, node = -1;
+
+		dir[strcspn(dir, "\n")] = '\0';
+		snprintf(path, sizeof(path), "%s/sched", dir);
+		if (read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		s = strstr(buf, "numa.home_node");
+		if (s)
+			s = strchr(s, ':');
+		if (!s)
+			continue;
+		home = atoi(s + 1);
+		seen++;
+		if (home >= 0 && home < 2)
+			per_node[home]++;
+		allowed = task_allowed(dir);
+		for (cpu = 0; cpu < 4 && node != -2; cpu++) {
+			if (!(allowed & (1ULL << cpu)))
+				continue;
+			if (node == -1)
+				node = cpu_node(cpu);
+			else if (node != cpu_node(cpu))
+				node = -2;	/* spans both nodes */
+		}
+		if (node >= 0 && home != node) {
+			wrong++;
+			s = strchr(buf, ' ');
+			if (s && strlen(who) + 20 < sizeof(who))
+				snprintf(who + strlen(who), sizeof(who) - strlen(who), " %.*s",
+					 (int)(s - buf < 16 ? s - buf : 16), buf);
+		}
+	}
+	pclose(f);
+	ksft_test_result(seen > 10 && !wrong && per_node[0] && per_node[1],
+			 "homes: %d tasks, %d/%d on node 0/1, %d bound to a node homed elsewhere%s\n",
+			 seen, per_node[0], per_node[1], wrong, who);
+	return 0;
+}
+
 static int test_numa(int argc, char **argv)
 {
 	if (argc < 1)
@@ -2360,8 +2434,432 @@ static int test_numa(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "locality") && argc >= 5 && atoi(argv[1]) <= NUMA_MAX_TASKS)
 		return numa_locality(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "homes") && argc == 1)
+		return numa_homes();
 	ksft_exit_fail_msg("bad arguments\n");
 	return 1;
+}
+
+/*
+ * Coexistence with real-time work and hostile unprivileged tasks (issue
+ * 15): the guarantees mainline gives normal tasks hold for plugged ones.
+ */
+
+struct rt_run {
+	uint64_t worst_gap_ns;	/* longest any normal hog went without the CPU */
+	uint64_t least_cpu_ns;	/* CPU time of the hog that got the least */
+};
+
+/* A SCHED_FIFO hog on @cpu until @end; returns its pid. */
+static pid_t spawn_fifo_hog(int cpu, uint64_t end)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 50 };
+
+		pin(0, cpu);
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(3);
+		while (now_ns(CLOCK_MONOTONIC) < end)
+			;
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * @nr normal hogs for @secs, unpinned (or all on CPU 0 with @on_cpu0),
+ * beside a SCHED_FIFO hog on the last CPU when @fifo.
+ */
+static int rt_pressure_run(int nr, int secs, bool fifo, bool on_cpu0, struct rt_run *r)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC, end = start + secs * NSEC;
+	pid_t pids[MAX_HOGS], rt = -1;
+	int i, bad = 0;
+
+	memset(hogs, 0, sizeof(struct hog) * nr);
+	for (i = 0; i < nr; i++)
+		pids[i] = spawn_hog(i, on_cpu0 ? 0 : -1, 0, start, end);
+	if (fifo)
+		rt = spawn_fifo_hog(nr_cpus() - 1, end + 100 * MSEC);
+	for (i = 0; i < nr; i++)
+		bad |= reap(pids[i]);
+	if (fifo)
+		bad |= reap(rt);
+	r->worst_gap_ns = 0;
+	r->least_cpu_ns = UINT64_MAX;
+	for (i = 0; i < nr; i++) {
+		/* A hog kept off the CPU from the start counts too. */
+		if (hogs[i].max_gap_ns > r->worst_gap_ns)
+			r->worst_gap_ns = hogs[i].max_gap_ns;
+		if (hogs[i].edge_gap_ns > r->worst_gap_ns)
+			r->worst_gap_ns = hogs[i].edge_gap_ns;
+		if (hogs[i].cpu_ns < r->least_cpu_ns)
+			r->least_cpu_ns = hogs[i].cpu_ns;
+	}
+	return bad;
+}
+
+/*
+ * rtpressure NR SECS ALLOW_MS POLICY: a SCHED_FIFO hog takes the last CPU
+ * for SECS beside NR normal hogs. Under POLICY no hog may go without the
+ * CPU longer than under eevdf in the same boot, or than POLICY itself
+ * makes NR hogs wait on one CPU without RT work (its own round robin),
+ * plus one of POLICY's slices (that round robin over NR - 1: a hog pulled
+ * off the RT hog's CPU joins the rotation under way and the one waiting
+ * longest waits a slice more), plus ALLOW_MS; every hog gets at least a
+ * quarter of an even share of the CPUs the RT hog leaves. Without a deadline server, or with
+ * balancing that counts the RT-busy CPU as idle, hogs left behind the RT
+ * hog wait for most of a second or for ever.
+ */
+static int test_rtpressure(int argc, char **argv)
+{
+	struct rt_run ev, own, rt;
+	uint64_t bound, share;
+	int nr, secs, allow, bad = 0, err;
+	const char *policy;
+
+	if (argc < 4)
+		ksft_exit_fail_msg("usage: rtpressure NR SECS ALLOW_MS POLICY\n");
+	nr = atoi(argv[0]);
+	secs = atoi(argv[1]);
+	allow = atoi(argv[2]);
+	policy = argv[3];
+	if (nr_cpus() < 2 || nr > MAX_HOGS)
+		ksft_exit_skip("needs 2 CPUs\n");
+	ksft_set_plan(2);
+
+	err = switch_to("eevdf", NULL);
+	if (err)
+		ksft_exit_fail_msg("cannot switch to eevdf: %s\n", strerror(-err));
+	bad |= rt_pressure_run(nr, secs, true, false, &ev);
+	err = switch_to(policy, NULL);
+	if (err)
+		ksft_exit_fail_msg("cannot switch to %s: %s\n", policy, strerror(-err));
+	bad |= rt_pressure_run(nr, secs > 4 ? 4 : secs, false, true, &own);
+	bad |= rt_pressure_run(nr, secs, true, false, &rt);
+	ksft_print_msg("eevdf+FIFO: worst gap %llu ms, least CPU %llu ms\n",
+		       (unsigned long long)(ev.worst_gap_ns / MSEC),
+		       (unsigned long long)(ev.least_cpu_ns / MSEC));
+	ksft_print_msg("%s on one CPU: worst gap %llu ms\n", policy,
+		       (unsigned long long)(own.worst_gap_ns / MSEC));
+	ksft_print_msg("%s+FIFO: worst gap %llu ms, least CPU %llu ms\n", policy,
+		       (unsigned long long)(rt.worst_gap_ns / MSEC),
+		       (unsigned long long)(rt.least_cpu_ns / MSEC));
+	bound = (ev.worst_gap_ns > own.worst_gap_ns ? ev.worst_gap_ns : own.worst_gap_ns) +
+		own.worst_gap_ns / (nr > 1 ? nr - 1 : 1) + allow * MSEC;
+	/* The CPUs but the RT hog's, shared by NR hogs; a quarter of that. */
+	share = (uint64_t)secs * NSEC * (nr_cpus() - 1) / nr / 4;
+	ksft_test_result(!bad && rt.worst_gap_ns <= bound,
+			 "%s beside a SCHED_FIFO hog: longest stall %llu ms <= %llu ms (eevdf %llu, own %llu, +slice, +%d)\n",
+			 policy, (unsigned long long)(rt.worst_gap_ns / MSEC),
+			 (unsigned long long)(bound / MSEC),
+			 (unsigned long long)(ev.worst_gap_ns / MSEC),
+			 (unsigned long long)(own.worst_gap_ns / MSEC), allow);
+	ksft_test_result(!bad && rt.least_cpu_ns >= share,
+			 "%s beside a SCHED_FIFO hog: every hog progressed, least %llu ms >= %llu ms\n",
+			 policy, (unsigned long long)(rt.least_cpu_ns / MSEC),
+			 (unsigned long long)(share / MSEC));
+	return 0;
+}
+
+/*
+ * rtreturn MAX_MS: a hog made SCHED_FIFO runs as such for a second, is
+ * preempted by a higher SCHED_FIFO hog, and is made SCHED_OTHER again
+ * while it waits. Its wait, as the watchdog counts it, starts then: time
+ * in the RT class is no wait of the policy's (a stale stamp would make
+ * the watchdog eject the policy after a PI boost or chrt -o).
+ */
+static int test_rtreturn(int argc, char **argv)
+{
+	struct sched_param sp = { .sched_priority = 10 }, sp0 = { 0 };
+	long max_ms = argc ? atol(argv[0]) : 500;
+	long long waited;
+	pid_t t, h;
+
+	if (nr_cpus() < 2)
+		ksft_exit_skip("needs 2 CPUs\n");
+	ksft_set_plan(1);
+	pin(0, 1);
+	t = fork();
+	if (t == 0) {
+		pin(0, 0);
+		for (;;)
+			;
+	}
+	usleep(200000);
+	if (sched_setscheduler(t, SCHED_FIFO, &sp))
+		ksft_exit_fail_msg("SCHED_FIFO: %s\n", strerror(errno));
+	usleep(1000000);
+	h = spawn_fifo_hog(0, now_ns(CLOCK_MONOTONIC) + 1500 * MSEC);
+	usleep(200000);
+	sched_setscheduler(t, SCHED_OTHER, &sp0);
+	waited = sched_field(t, "plugsched.waiting_ms");
+	kill(t, SIGKILL);
+	reap(t);
+	reap(h);
+	unpin(0);
+	ksft_test_result(waited >= 0 && waited <= max_ms,
+			 "back from SCHED_FIFO behind an RT hog: waited %lld ms by the watchdog's count, <= %ld\n",
+			 waited, max_ms);
+	return 0;
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return write_file(path, on ? "1" : "0", 1);
+}
+
+/* Shared between processes: read and written with __atomic builtins. */
+struct hostile {
+	int stop;
+	pid_t victim;		/* tid of the hog a sibling toggles */
+	unsigned long toggles;
+};
+
+/* Flip @tid between SCHED_OTHER and SCHED_BATCH, or between two masks. */
+static void hostile_toggle(pid_t tid, bool affinity, unsigned long n)
+{
+	struct sched_param sp = { 0 };
+	cpu_set_t set;
+
+	if (!affinity) {
+		sched_setscheduler(tid, n & 1 ? SCHED_BATCH : SCHED_OTHER, &sp);
+		return;
+	}
+	/* CPU 1 is offline: the mask changes, the CPU the task may use not. */
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (n & 1)
+		CPU_SET(1, &set);
+	sched_setaffinity(tid, sizeof(set), &set);
+}
+
+/*
+ * The hostile hog: a CPU hog that every @period_us of its own run time
+ * toggles itself (@self), or whose sibling thread wakes every @period_us
+ * to toggle it.
+ */
+static void hostile_body(struct hostile *h, struct hog *out, bool self, bool affinity,
+			 int period_us, uint64_t start, uint64_t end)
+{
+	pid_t sib;
+
+	__atomic_store_n(&h->victim, syscall(SYS_gettid), __ATOMIC_RELEASE);
+	if (!self) {
+		sib = fork();	/* a sibling process of the same user */
+		if (sib == 0) {
+			unsigned long n = 0;
+
+			while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
+				usleep(period_us);
+				hostile_toggle(__atomic_load_n(&h->victim, __ATOMIC_ACQUIRE),
+					       affinity, n++);
+			}
+			h->toggles = n;
+			_exit(0);
+		}
+	}
+	if (self) {
+		uint64_t t, cpu0, next = 0, last, c;
+		unsigned long n = 0;
+
+		while (now_ns(CLOCK_MONOTONIC) < start)
+			;
+		cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		last = now_ns(CLOCK_MONOTONIC);
+		while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
+			if (t - last > out->max_gap_ns)
+				out->max_gap_ns = t - last;
+			last = t;
+			c = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+			if (c >= next) {
+				hostile_toggle(0, affinity, n++);
+				next = c + period_us * 1000ULL;
+			}
+		}
+		out->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+		h->toggles = n;
+	} else {
+		hog_body(out, start, end);
+		__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+		waitpid(sib, NULL, 0);
+	}
+}
+
+/*
+ * hostile SECS MIN_PCT: as an unprivileged user, on one CPU (CPU 1 taken
+ * offline), a hog that toggles its own policy (SCHED_OTHER/SCHED_BATCH)
+ * or affinity every 2 ms of its run, or has a sibling toggle it every
+ * 2 ms, runs beside a plain hog. A re-enqueue after such a change must
+ * keep the task's place in the policy: the plain hog keeps MIN_PCT% of
+ * the CPU in each of the four runs.
+ */
+static int test_hostile(int argc, char **argv)
+{
+	static const char * const names[4] = {
+		"toggles its own policy", "has its policy toggled by a sibling",
+		"toggles its own affinity", "has its affinity toggled by a sibling",
+	};
+	struct hostile *h = shared(sizeof(*h));
+	int secs, min_pct, mode, offline = 0;
+
+	if (argc < 2)
+		ksft_exit_fail_msg("usage: hostile SECS MIN_PCT\n");
+	secs = atoi(argv[0]);
+	min_pct = atoi(argv[1]);
+	ksft_set_plan(4);
+	if (nr_cpus() > 1) {
+		if (set_online(1, 0))
+			ksft_exit_fail_msg("cannot take CPU 1 offline: %s\n", strerror(errno));
+		offline = 1;
+	}
+	pin(0, 0);
+	for (mode = 0; mode < 4; mode++) {
+		uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC;
+		uint64_t end = start + secs * NSEC;
+		bool self = !(mode & 1), affinity = mode >= 2;
+		pid_t plain, bad;
+		int rc1, rc2;
+		double pct;
+
+		memset(hogs, 0, 2 * sizeof(struct hog));
+		memset(h, 0, sizeof(*h));
+		plain = spawn_hog(0, 0, 0, start, end);
+		bad = fork();
+		if (bad == 0) {
+			/* nobody: what any local user can do */
+			if (setgid(65534) || setuid(65534))
+				_exit(4);
+			hostile_body(h, &hogs[1], self, affinity, 2000, start, end);
+			_exit(0);
+		}
+		rc1 = reap(plain);
+		rc2 = reap(bad);
+		pct = 100.0 * hogs[0].cpu_ns / (hogs[0].cpu_ns + hogs[1].cpu_ns + 1);
+		ksft_print_msg("plain hog %llu ms, hostile hog %llu ms (%lu toggles)\n",
+			       (unsigned long long)(hogs[0].cpu_ns / MSEC),
+			       (unsigned long long)(hogs[1].cpu_ns / MSEC), h->toggles);
+		ksft_print_msg("the plain hog's longest stall: %llu ms\n",
+			       (unsigned long long)(hogs[0].max_gap_ns / MSEC));
+		ksft_test_result(!rc1 && !rc2 && h->toggles > 10 && pct >= min_pct,
+				 "a hog that %s: the plain hog keeps %.1f%% >= %d%% of the CPU\n",
+				 names[mode], pct, min_pct);
+	}
+	unpin(0);
+	if (offline && set_online(1, 1))
+		ksft_exit_fail_msg("cannot bring CPU 1 back: %s\n", strerror(errno));
+	return 0;
+}
+
+/* "Cpus_allowed:" of a task's status as a bit mask of the first 64 CPUs. */
+static uint64_t task_allowed(const char *dir)
+{
+	char path[200], buf[4096], *s, *e;
+	uint64_t mask = 0;
+
+	snprintf(path, sizeof(path), "%s/status", dir);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	s = strstr(buf, "Cpus_allowed:");
+	if (!s)
+		return 0;
+	s += strlen("Cpus_allowed:");
+	e = strchr(s, '\n');
+	if (e)
+		*e = '\0';
+	/* the last 64 bits: up to 16 hex digits after the last comma */
+	e = strrchr(s, ',');
+	mask = strtoull(e ? e + 1 : s, NULL, 16);
+	return mask;
+}
+
+/*
+ * Tasks found on @cpu whose affinity allows other CPUs too; their names
+ * are added to @who.
+ */
+static int isolated_offenders(int cpu, char *who, size_t size)
+{
+	FILE *f = popen("ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null", "r");
+	char dir[160], comm[64], path[200];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(dir, sizeof(dir), f)) {
+		uint64_t allowed;
+
+		dir[strcspn(dir, "\n")] = '\0';
+		if (task_last_cpu(dir) != cpu)
+			continue;
+		allowed = task_allowed(dir);
+		if (!allowed || allowed == 1ULL << cpu)
+			continue;
+		snprintf(path, sizeof(path), "%s/comm", dir);
+		if (read_file(path, comm, sizeof(comm)) <= 0)
+			continue;
+		comm[strcspn(comm, "\n")] = '\0';
+		if (!strstr(who, comm) && strlen(who) + strlen(comm) + 2 < size) {
+			strcat(who, " ");
+			strcat(who, comm);
+		}
+		n++;
+	}
+	pclose(f);
+	return n;
+}
+
+/*
+ * isolated CPU SECS: with isolcpus=CPU, under load (hogs, forks, wakeups
+ * of kernel threads) for SECS, no task whose affinity allows another CPU
+ * ever shows CPU as the CPU it ran on; only tasks bound to it run there.
+ */
+static int test_isolated(int argc, char **argv)
+{
+	int cpu = argc ? atoi(argv[0]) : 1, secs = argc > 1 ? atoi(argv[1]) : 3;
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 100 * MSEC, end = start + secs * NSEC;
+	int i, found = 0, samples = 0, before;
+	char who[512] = "";
+	pid_t pids[4], forker;
+
+	ksft_set_plan(1);
+	before = isolated_offenders(cpu, who, sizeof(who));
+	for (i = 0; i < 4; i++)
+		pids[i] = spawn_hog(i, -1, 0, start, end);
+	forker = fork();
+	if (forker == 0) {
+		while (now_ns(CLOCK_MONOTONIC) < end) {
+			pid_t p = fork();
+
+			if (p == 0)
+				_exit(0);
+			if (p > 0)
+				waitpid(p, NULL, 0);
+			usleep(2000);
+		}
+		_exit(0);
+	}
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		int n = isolated_offenders(cpu, who, sizeof(who));
+
+		if (n > 0)
+			found += n;
+		samples++;
+		usleep(100000);
+	}
+	for (i = 0; i < 4; i++)
+		reap(pids[i]);
+	reap(forker);
+	ksft_test_result(before == 0 && found == 0,
+			 "isolcpus=%d: no task free to run elsewhere ran on CPU %d (%d before, %d in %d samples:%s)\n",
+			 cpu, cpu, before, found, samples, who);
+	return 0;
 }
 
 static const struct {
@@ -2397,6 +2895,10 @@ static const struct {
 	{ "numa", test_numa },
 	{ "spin", test_spin },
 	{ "memwork", test_memwork },
+	{ "rtpressure", test_rtpressure },
+	{ "hostile", test_hostile },
+	{ "rtreturn", test_rtreturn },
+	{ "isolated", test_isolated },
 };
 
 int main(int argc, char **argv)
