@@ -282,10 +282,17 @@ void plugsched_server_init(struct rq *rq)
 	dl_server_init(&rq->plug_server, rq, plug_server_pick_task);
 }
 
-/* The CPU is dying: nothing is queued on it any more. */
+/*
+ * The CPU is dying: nothing is queued on it any more. Only an active
+ * server is stopped: stopping one that its own empty pick stopped already
+ * takes its bandwidth off the running bandwidth a second time (6.12's
+ * dl_server_stop() does not check; make torture hit the underflow WARN in
+ * sub_running_bw() on CPU hotplug).
+ */
 void plugsched_server_stop(struct rq *rq)
 {
-	dl_server_stop(&rq->plug_server);
+	if (dl_server_active(&rq->plug_server))
+		dl_server_stop(&rq->plug_server);
 }
 
 /* A new root domain: the server's bandwidth moves with the CPU. */
@@ -2247,7 +2254,7 @@ static ssize_t plug_server_write(struct file *filp, const char __user *ubuf,
 			dl_server_stop(dl_se);
 		}
 		update_rq_clock(rq);
-		dl_server_stop(dl_se);
+		plugsched_server_stop(rq);
 		ret = dl_server_apply_params(dl_se, runtime, period, 0);
 		if (!runtime)
 			printk_deferred("plugsched: plug server off on CPU %d, RT tasks may starve plugged ones\n",
