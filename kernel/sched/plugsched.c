@@ -770,15 +770,18 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 		w = ps_ops->balance_by_load ? plugsched_task_weight(p) :
 					       SCHED_CAPACITY_SCALE;
 		/*
-		 * Never make this CPU, with @p, busier than the busiest is,
-		 * each judged by the capacity RT and deadline work leave it:
+		 * Never make this CPU, with @p, busier than the busiest is
+		 * (by more than imbalance_pct: a little RT or IRQ time here
+		 * must not stop the rotation below), each judged by the
+		 * capacity RT and deadline work leave it:
 		 * a CPU an RT hog holds pulls nothing, a task waiting behind
 		 * one moves to any CPU with room. Between equal CPUs a task
 		 * still moves from two to one, so that three tasks on two
 		 * CPUs take turns at the CPU of their own.
 		 */
-		if (plugsched_scaled(this_rq, plugsched_rq_load(this) + w, this_cap) >
-		    plugsched_scaled(busiest, plugsched_rq_load(&busiest->plug), busiest_cap))
+		if (plugsched_scaled(this_rq, plugsched_rq_load(this) + w, this_cap) * 100 >
+		    plugsched_scaled(busiest, plugsched_rq_load(&busiest->plug), busiest_cap) *
+		    ps_ops->imbalance_pct)
 			break;
 		plugsched_move_task(busiest, this_rq, p);
 		moved++;
