@@ -53,6 +53,13 @@ struct seq_file;
  * @runnable:	the queued tasks, longest waiting first (see
  *		&plugsched_task.runnable_node); owned by the core
  * @runnable_idle: the same for SCHED_IDLE tasks, which may wait for ever
+ * @released:	a higher class (RT, deadline, stop) took the CPU from the
+ *		policy and the policy has not picked on it since
+ * @released_at: jiffies when it was taken
+ * @released_jiffies: jiffies the CPU was released in all, the current
+ *		release not counted; the policy's clock (plugsched_now())
+ *		stands still while the CPU is released
+ * @nr_released: how often the CPU was released, for statistics
  *
  * Policies keep their own per-CPU state in per-CPU variables indexed by
  * @cpu, so that switching policies never has to resize struct rq.
@@ -70,6 +77,10 @@ struct plugsched_rq {
 	unsigned long		nr_pulled;
 	struct list_head	runnable;
 	struct list_head	runnable_idle;
+	bool			released;
+	unsigned long		released_at;
+	unsigned long		released_jiffies;
+	unsigned long		nr_released;
 };
 
 /**
@@ -183,6 +194,14 @@ struct plugsched_knob {
  *		called under @prq's lock (printk is deferred) when the
  *		watchdog finds @p stalled, to tell a policy bug from a design
  *		bound. Optional.
+ * @cpu_release: a higher class takes @prq's CPU: @next (RT, deadline or
+ *		stop) preempts the policy's running task, or the policy
+ *		queues a task behind it. Called once until @cpu_acquire.
+ *		The tasks queued here wait until the policy gets the CPU
+ *		back (the core has other CPUs pull them meanwhile); a policy
+ *		may requeue or shorten slices. Optional.
+ * @cpu_acquire: the policy is asked to pick on @prq's CPU again after
+ *		@cpu_release. Optional.
  *
  * All callbacks but @init, @exit, @init_rq, @task_init and @knob_changed
  * run with the runqueue lock of @prq held and interrupts disabled; none
@@ -229,6 +248,8 @@ struct plugsched_ops {
 	void	(*knob_changed)(const struct plugsched_knob *knob);
 	unsigned int (*count)(struct plugsched_rq *prq);
 	void	(*dump)(struct plugsched_rq *prq, struct task_struct *p);
+	void	(*cpu_release)(struct plugsched_rq *prq, struct task_struct *next);
+	void	(*cpu_acquire)(struct plugsched_rq *prq);
 };
 
 /* The built-in policies (kernel/sched/plugsched_<name>.c). */

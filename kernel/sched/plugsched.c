@@ -206,10 +206,64 @@ static inline struct list_head *plugsched_runnable(struct plugsched_rq *prq,
 	return plugsched_task_is_idle(p) ? &prq->runnable_idle : &prq->runnable;
 }
 
-/* Jiffies since @p became runnable or last ran: a wait of 49 days wraps. */
-static inline unsigned long plugsched_waited(const struct task_struct *p)
+/*
+ * The watchdog's clock on @prq, in jiffies (low 32 bits): it stands still
+ * while a higher class has the CPU (@prq->released), so that a wait behind
+ * RT or deadline tasks, which the policy cannot end and mainline does not
+ * bound either once the plug server is off, is not taken for a stall of
+ * the policy. p->plugsched.runnable_at is a time of this clock.
+ */
+static inline u32 plugsched_now(const struct plugsched_rq *prq)
 {
-	return (u32)jiffies - p->plugsched.runnable_at;
+	unsigned long now = READ_ONCE(prq->released) ? READ_ONCE(prq->released_at) : jiffies;
+
+	return now - READ_ONCE(prq->released_jiffies);
+}
+
+/*
+ * Jiffies @p, queued on @prq, has waited since it became runnable or last
+ * ran, the CPU's releases not counted; a wait of 49 days wraps.
+ */
+static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
+					     const struct task_struct *p)
+{
+	return (u32)(plugsched_now(prq) - p->plugsched.runnable_at);
+}
+
+/*
+ * cpu_release / cpu_acquire, as in sched_ext: a higher class took the CPU
+ * while the policy had a task on it. The tasks queued here wait until the
+ * policy picks again; idle CPUs are kicked at the next tick to pull them.
+ */
+static void plugsched_release(struct rq *rq, struct task_struct *next)
+{
+	struct plugsched_rq *prq = &rq->plug;
+
+	WRITE_ONCE(prq->released_at, jiffies);
+	WRITE_ONCE(prq->released, true);
+	prq->nr_released++;
+	prq->next_kick = jiffies;
+	if (ps_ops->cpu_release)
+		ps_ops->cpu_release(prq, next);
+}
+
+/* Called from the pick even with nothing queued, and with no policy. */
+
+static void plugsched_acquire(struct rq *rq)
+{
+	const struct plugsched_ops *ops = READ_ONCE(ps_ops);
+	struct plugsched_rq *prq = &rq->plug;
+
+	WRITE_ONCE(prq->released_jiffies, prq->released_jiffies + jiffies - prq->released_at);
+	WRITE_ONCE(prq->released, false);
+	if (ops && ops->cpu_acquire)
+		ops->cpu_acquire(prq);
+}
+
+/* RT, deadline or stop: a class that takes CPUs from the policy. */
+static inline bool plugsched_class_above(const struct task_struct *p)
+{
+	return sched_class_above(p->sched_class, &fair_sched_class);
 }
 
 static inline u16 plugsched_task_owner(const struct task_struct *p)
@@ -225,7 +279,7 @@ static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_s
 	p->plugsched.array = NULL;
 	p->plugsched.slice = 0;
 	p->plugsched.last_ran = 0;
-	p->plugsched.runnable_at = jiffies;
+	p->plugsched.runnable_at = plugsched_now(&task_rq(p)->plug);
 	p->plugsched.home_node = NUMA_NO_NODE;
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
 	p->plugsched.flags &= ~(PLUGSCHED_TF_OWNER | PLUGSCHED_TF_QUEUED);
@@ -306,9 +360,12 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
 	unsigned int pflags = 0;
+	bool fresh = false;
 
-	if (unlikely(plugsched_task_owner(p) != ps_owner))
+	if (unlikely(plugsched_task_owner(p) != ps_owner)) {
 		plugsched_task_init(p);
+		fresh = true;
+	}
 
 	if (flags & ENQUEUE_WAKEUP)
 		pflags |= PLUGSCHED_ENQ_WAKEUP;
@@ -319,7 +376,10 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	if (task_on_rq_migrating(p))
 		pflags |= PLUGSCHED_ENQ_MIGRATED;
 	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
-		p->plugsched.runnable_at = jiffies;
+		p->plugsched.runnable_at = plugsched_now(prq);
+	else if ((pflags & PLUGSCHED_ENQ_MIGRATED) && !fresh)
+		/* From the wait the source CPU's clock measured (dequeue). */
+		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
 		WARN_ONCE(p->plugsched.flags & PLUGSCHED_TF_QUEUED,
 			  "plugsched: %s/%d queued twice\n", p->comm, p->pid);
@@ -340,6 +400,9 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
 	ps_ops->enqueue(prq, p, pflags);
 	add_nr_running(rq, 1);
+	/* Queued behind a task of a higher class: the CPU is not ours. */
+	if (!prq->released && plugsched_class_above(plug_rq_curr(rq)))
+		plugsched_release(rq, plug_rq_curr(rq));
 }
 
 static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
@@ -361,6 +424,9 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		pflags |= PLUGSCHED_DEQ_MIGRATE;
 
 	ps_ops->dequeue(prq, p, pflags);
+	/* Clocks differ between CPUs: carry the wait, not the stamp. */
+	if (pflags & PLUGSCHED_DEQ_MIGRATE)
+		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
 	list_del_init(&p->plugsched.runnable_node);
 	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
 	prq->nr_running--;
@@ -415,6 +481,8 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 {
 	struct plugsched_rq *prq = &rq->plug;
 
+	if (unlikely(prq->released))
+		plugsched_acquire(rq);
 	if (!prq->nr_running)
 		return NULL;
 	if (unlikely(prq->nr_idle) && prq->nr_idle < prq->nr_running) {
@@ -422,7 +490,7 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 							 struct task_struct,
 							 plugsched.runnable_node);
 
-		if (!task_current(rq, p) && plugsched_waited(p) > PLUGSCHED_IDLE_WAIT)
+		if (!task_current(rq, p) && plugsched_waited(prq, p) > PLUGSCHED_IDLE_WAIT)
 			return p;
 	}
 	return ps_ops->pick(prq);
@@ -433,9 +501,11 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 {
 	update_curr_plug(rq);
 	p->plugsched.last_ran = rq_clock(rq);
+	if (next && plugsched_class_above(next) && !rq->plug.released)
+		plugsched_release(rq, next);
 	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
-		p->plugsched.runnable_at = jiffies;
+		p->plugsched.runnable_at = plugsched_now(&rq->plug);
 		list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
 		if (ps_ops->put_prev)
 			ps_ops->put_prev(&rq->plug, p);
@@ -445,7 +515,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
-	p->plugsched.runnable_at = jiffies;
+	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		return;
 	list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
@@ -520,9 +590,16 @@ static void task_fork_plug(struct task_struct *p)
 static void switched_to_plug(struct rq *rq, struct task_struct *p)
 {
 	/* Time in another class (RT, a PI boost) was no wait of the policy's. */
-	p->plugsched.runnable_at = jiffies;
+	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	if (task_on_rq_queued(p) && !task_current(rq, p))
 		wakeup_preempt(rq, p, 0);
+}
+
+/* The running task became RT or deadline (sched_setscheduler, PI boost). */
+static void switched_from_plug(struct rq *rq, struct task_struct *p)
+{
+	if (task_current(rq, p) && plugsched_class_above(p) && !rq->plug.released)
+		plugsched_release(rq, p);
 }
 
 static void prio_changed_plug(struct rq *rq, struct task_struct *p, int oldprio)
@@ -1276,6 +1353,7 @@ DEFINE_SCHED_CLASS(plug) = {
 #endif
 	.task_tick		= task_tick_plug,
 	.task_fork		= task_fork_plug,
+	.switched_from		= switched_from_plug,
 	.switched_to		= switched_to_plug,
 	.prio_changed		= prio_changed_plug,
 	.get_rr_interval	= get_rr_interval_plug,
@@ -1296,7 +1374,7 @@ void plugsched_show_task(struct task_struct *p, struct seq_file *m)
 	/* What the watchdog sees: how long a queued task has waited. */
 	seq_printf(m, "%-45s:%21u\n", "plugsched.waiting_ms",
 		   (p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_on_cpu(task_rq(p), p) ?
-		   jiffies_to_msecs(plugsched_waited(p)) : 0);
+		   jiffies_to_msecs(plugsched_waited(&task_rq(p)->plug, p)) : 0);
 	if (ops->show_task)
 		ops->show_task(m, p);
 }
@@ -1834,7 +1912,7 @@ static struct task_struct *plugsched_stalled(struct rq *rq, unsigned long limit,
 	list_for_each_entry(p, &rq->plug.runnable, plugsched.runnable_node) {
 		if (task_current(rq, p) && !seen++)
 			continue;
-		*waited = plugsched_waited(p);
+		*waited = plugsched_waited(&rq->plug, p);
 		if (*waited > limit) {
 			found = p;
 			get_task_struct(p);
@@ -2015,7 +2093,7 @@ static const size_t plugsched_callbacks[] __initconst = {
 	PLUGSCHED_OP(prio_changed), PLUGSCHED_OP(migration_candidate),
 	PLUGSCHED_OP(select_cpu), PLUGSCHED_OP(balance), PLUGSCHED_OP(show_task),
 	PLUGSCHED_OP(rr_interval), PLUGSCHED_OP(knob_changed), PLUGSCHED_OP(count),
-	PLUGSCHED_OP(dump),
+	PLUGSCHED_OP(dump), PLUGSCHED_OP(cpu_release), PLUGSCHED_OP(cpu_acquire),
 };
 
 /* Every callback, from @init to the end of the struct, is in the list. */
@@ -2279,6 +2357,29 @@ static const struct file_operations plug_server_fops = {
 	.release	= single_release,
 };
 
+/*
+ * /sys/kernel/debug/sched/plug_released: per CPU, how often a higher class
+ * took it from the policy (cpu_release), for how long in all, and whether
+ * it is released now.
+ */
+static int plug_released_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+		bool released = READ_ONCE(prq->released);
+		unsigned long total = READ_ONCE(prq->released_jiffies);
+
+		if (released)
+			total += jiffies - READ_ONCE(prq->released_at);
+		seq_printf(m, "cpu%d releases %lu released_ms %u released %d\n", cpu,
+			   READ_ONCE(prq->nr_released), jiffies_to_msecs(total), released);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(plug_released);
+
 static void __init plug_server_debugfs_init(void)
 {
 	struct dentry *sched = debugfs_lookup("sched", NULL), *dir;
@@ -2298,6 +2399,7 @@ static void __init plug_server_debugfs_init(void)
 		debugfs_create_file("period", 0644, d_cpu, (void *)(cpu | 1L << 16),
 				    &plug_server_fops);
 	}
+	debugfs_create_file("plug_released", 0444, sched, NULL, &plug_released_fops);
 	dput(sched);
 }
 #else

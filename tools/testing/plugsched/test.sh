@@ -369,6 +369,7 @@ for p in \$(cat $PS/available); do
 	[ \$p = eevdf ] && continue
 	t plugsched_test rtpressure 3 10 150 \$p
 	t plugsched_test rtreturn 500
+	[ \$p = starve ] || t plugsched_test rtwatch 3
 done
 echo eevdf > $PS/active
 t plugsched_test names eevdf"
