@@ -198,8 +198,9 @@ struct plugsched_knob {
  *		stop) preempts the policy's running task, or the policy
  *		queues a task behind it. Called once until @cpu_acquire.
  *		The tasks queued here wait until the policy gets the CPU
- *		back (the core has other CPUs pull them meanwhile); a policy
- *		may requeue or shorten slices. Optional.
+ *		back (the core's balancing has other CPUs pull them); a
+ *		policy may reorder its queue here or shorten slices.
+ *		Optional.
  * @cpu_acquire: the policy is asked to pick on @prq's CPU again after
  *		@cpu_release. Optional.
  *

@@ -241,13 +241,17 @@ static void plugsched_release(struct rq *rq, struct task_struct *next)
 
 	WRITE_ONCE(prq->released_at, jiffies);
 	WRITE_ONCE(prq->released, true);
-	prq->nr_released++;
-	prq->next_kick = jiffies;
+	WRITE_ONCE(prq->nr_released, prq->nr_released + 1);
+	WRITE_ONCE(prq->next_kick, jiffies);
 	if (ps_ops->cpu_release)
 		ps_ops->cpu_release(prq, next);
 }
 
-/* Called from the pick even with nothing queued, and with no policy. */
+/*
+ * From the pick, with or without a task queued, and when a plugged task
+ * starts running (it may have come back from RT as the current task);
+ * also after a switch, with no policy.
+ */
 
 static void plugsched_acquire(struct rq *rq)
 {
@@ -424,11 +428,11 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		pflags |= PLUGSCHED_DEQ_MIGRATE;
 
 	ps_ops->dequeue(prq, p, pflags);
+	list_del_init(&p->plugsched.runnable_node);
+	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
 	/* Clocks differ between CPUs: carry the wait, not the stamp. */
 	if (pflags & PLUGSCHED_DEQ_MIGRATE)
 		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
-	list_del_init(&p->plugsched.runnable_node);
-	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
 	prq->nr_running--;
 	prq->nr_idle -= plugsched_task_is_idle(p);
 	prq->load -= plugsched_task_weight(p);
@@ -501,8 +505,6 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 {
 	update_curr_plug(rq);
 	p->plugsched.last_ran = rq_clock(rq);
-	if (next && plugsched_class_above(next) && !rq->plug.released)
-		plugsched_release(rq, next);
 	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
 		p->plugsched.runnable_at = plugsched_now(&rq->plug);
@@ -510,11 +512,16 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 		if (ps_ops->put_prev)
 			ps_ops->put_prev(&rq->plug, p);
 	}
+	/* As sched_ext: the policy hears of @p first, then of the CPU. */
+	if (next && plugsched_class_above(next) && !rq->plug.released)
+		plugsched_release(rq, next);
 }
 
 static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
+	if (unlikely(rq->plug.released))
+		plugsched_acquire(rq);
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		return;
@@ -1260,8 +1267,21 @@ void __plugsched_tick_balance(struct rq *rq)
 			  "plugsched: %u tasks in the skipped fair class on CPU %d\n",
 			  READ_ONCE(rq->cfs.h_nr_queued), cpu_of(rq));
 
+	/*
+	 * The hooks see a CPU taken by RT from a plugged task, but not one
+	 * handed from idle to an RT task that woke with a plugged one.
+	 * @current is this CPU's running task (the tick is local).
+	 */
+	if (unlikely(READ_ONCE(prq->nr_running) && !READ_ONCE(prq->released) &&
+		     plugsched_class_above(current))) {
+		raw_spin_rq_lock(rq);
+		if (prq->nr_running && !prq->released && plugsched_class_above(plug_rq_curr(rq)))
+			plugsched_release(rq, plug_rq_curr(rq));
+		raw_spin_rq_unlock(rq);
+	}
+
 	/* A plugged task waits, behind another or behind an RT task. */
-	if (plugsched_nr_waiting(prq) && time_after_eq(now, prq->next_kick)) {
+	if (plugsched_nr_waiting(prq) && time_after_eq(now, READ_ONCE(prq->next_kick))) {
 		/*
 		 * Behind a higher class nobody here runs it soon: have the
 		 * other CPUs balance at their next tick, busy or not.
@@ -1747,6 +1767,11 @@ static void plugsched_reset_rqs(const struct plugsched_ops *ops)
 		prq->next_balance = jiffies;
 		prq->next_kick = jiffies;
 		prq->kick_backoff = 1;
+		/* A release left from the last policy ends here. */
+		if (prq->released) {
+			prq->released_jiffies += jiffies - prq->released_at;
+			prq->released = false;
+		}
 		ops->init_rq(prq);
 	}
 }

@@ -41,6 +41,7 @@ else
 	PICK="10 100 1000 10000" PICK_SECS=2
 fi
 cmds="pb=plugsched_bench
+echo ACTIVE \$(cat /sys/kernel/plugsched/active)
 for r in \$(seq $RUNS); do
   echo BENCH-RUN \$r
   echo \"# run \$r of $RUNS: ping-pong\" >&2
@@ -64,9 +65,11 @@ for r in \$(seq $RUNS); do
   kill \$(jobs -p) 2>/dev/null; wait 2>/dev/null
   grep -E '^[0-9]+ ' /tmp/cyc.out | sed 's/^/CYCLIC /'
   grep -E '^# Histogram Overflows' /tmp/cyc.out | sed 's/^/CYCLIC /'
-done"
+  echo ACTIVE \$(cat /sys/kernel/plugsched/active)
+done
+echo BENCH-END"
 
-start=$(date +%s) n=0 total=$(echo $POLICIES | wc -w) per=""
+start=$(date +%s) n=0 total=$(echo $POLICIES | wc -w) per="" bad=""
 for pol in $POLICIES; do
 	n=$((n + 1))
 	left=""
@@ -76,14 +79,34 @@ for pol in $POLICIES; do
 	echo "# $pol: run.sh -s $pol -c $CPUS -n $NODES (suite below); QEMU:" >> "$RES/cmdlines.txt"
 	PLUGSCHED_CMDLINES=$RES/cmdlines.txt PLUGSCHED_QUIET=1 "$T/run.sh" -s "$pol" -c "$CPUS" -n "$NODES" -l "$RES/logs/$pol.log" \
 		-t 3600 "$cmds" || log "warning: $pol run did not finish cleanly"
-	grep -a -q "plugsched: CPU scheduler: $pol" "$RES/logs/$pol.log" ||
-		log "warning: the kernel did not report $pol as active"
+	# Provenance: figures under $pol were measured under $pol, to the
+	# end (no fall back to eevdf in between), in a clean boot.
+	logf=$RES/logs/$pol.log
+	why=
+	seen=$(grep -a '^ACTIVE ' "$logf" | tr -d '\r' | cut -d' ' -f2 | sort -u | tr '\n' ' ')
+	[ "$seen" = "$pol " ] || why="active policy during the suite: '${seen% }', not $pol"
+	grep -a -q '^BENCH-END' "$logf" || why="${why:+$why; }the suite did not run to its end"
+	splat=$(grep -a -E "$BAD_PATTERNS" "$logf" | head -3 | tr -d '\r')
+	[ -z "$splat" ] || why="${why:+$why; }splat in the log: $(echo "$splat" | head -1)"
+	if [ -n "$why" ]; then
+		log "error: bench boot $pol: $why"
+		echo "$pol: $why" >> "$RES/rejected.txt"
+		bad="$bad $pol"
+	fi
 	per=$(( $(date +%s) - t0 ))
 done
+case " $bad " in *" eevdf "*) die "the eevdf boot, the yardstick, is rejected: see $RES/rejected.txt" ;; esac
+# A rejected boot's figures are never shown, under its name or another.
+for pol in $bad; do POLICIES=$(echo " $POLICIES " | sed "s/ $pol / /"); done
+POLICIES=$(echo $POLICIES)
 echo "# the suite, run in each guest:" >> "$RES/cmdlines.txt"
 echo "$cmds" >> "$RES/cmdlines.txt"
 
 python3 "$T/bench_report.py" "$RES" $POLICIES | tee "$RES/tables.txt"
 rc=${PIPESTATUS[0]}
+if [ -n "$bad" ]; then
+	log "rejected bench boots (figures left out):$bad; see ${RES#"$TOP"/}/rejected.txt"
+	rc=1
+fi
 log "results in ${RES#"$TOP"/} ($(( ($(date +%s) - start) / 60 )) min)"
 exit "$rc"

@@ -74,7 +74,7 @@ apply_project() {
 PLUGSCHED_POLICIES="o1 cfs sd zaphod numa"
 
 # Lines a correct kernel never logs.
-BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
+BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|detected stall|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
 
 # Knobs the torture writes at random, in ranges where a correct policy
 # keeps every wait under the watchdog's default limit (o1 lets an expired

@@ -92,6 +92,22 @@ kunit_passed() {
 	result $(echo "$sum" | grep -q 'pass:[1-9][0-9]* fail:0' && echo 0 || echo 1) "KUnit $1 suite passes"
 }
 
+# short_plans LOG: selftests in a boot log that printed fewer results than
+# their plan ("1..N") before their totals, the next plan or the end, each
+# as "first-result-line planned got". A line lost on the way, or a test
+# that died half way, shows here. (A skip after the plan adds a line, so
+# only a short count is wrong.)
+short_plans() {
+	sed -n '/PLUGSCHED-BEGIN/,$p' "$1" | tr -d '\r' | awk '
+	function check() { if (plan >= 0 && got < plan) print name, plan, got; plan = -1 }
+	BEGIN { plan = -1 }
+	/^# plugsched_test / { name = $3 }
+	/^1\.\.[0-9]+/ { check(); plan = substr($1, 4) + 0; got = 0; next }
+	/^(ok|not ok) [0-9]/ { if (plan >= 0) got++ }
+	/^# Totals/ { check() }
+	END { check() }'
+}
+
 # boot NAME IMAGE SCHED CPUS NODES "EXTRA CMDLINE" COMMANDS
 boot() {
 	local name=$1 img=$2 sched=$3 cpus=$4 nodes=$5 extra=$6 cmds=$7 t0=$(date +%s)
@@ -105,14 +121,20 @@ boot() {
 	[ "$name" = watchdog ] || cmds="$cmds
 s=\$(cat /sys/kernel/plugsched/state)
 case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *) echo \"ok 1 the watchdog never fired (state: \$s)\" ;; esac"
+	# The last line: a guest script that dies half way never prints it.
 	PLUGSCHED_QUIET=1 "$T/run.sh" -k "$img" -s "$sched" -c "$cpus" -n "$nodes" \
-		-a "$extra" -l "$log" -t "$tmo" "$prologue$cmds"
+		-a "$extra" -l "$log" -t "$tmo" "$prologue$cmds
+echo PLUGSCHED-END"
 	rc=$?
 	count_lines < <(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | tr -d '\r' |
 		grep -E '^(ok|not ok) [0-9]|^# ' | grep -v '^# Totals\|^# Planned\|^# SKIP')
 	ntap=$(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | grep -a -c -E '^(ok|not ok) [0-9]')
-	result $([ $rc != 124 ] && [ $rc != 125 ] && [ "$ntap" -gt 0 ] && echo 0 || echo 1) \
+	result $([ $rc != 124 ] && [ $rc != 125 ] && [ "$ntap" -gt 0 ] &&
+		 grep -a -q 'PLUGSCHED-END' "$log" && echo 0 || echo 1) \
 		"$name: guest ran the commands to the end: $ntap results ($(( $(date +%s) - t0 ))s)"
+	short=$(short_plans "$log")
+	[ -z "$short" ] || echo "$short" | sed 's/^/# short: test, planned, got: /'
+	result $([ -z "$short" ] && echo 0 || echo 1) "$name: every selftest printed all the results it planned"
 	bad=$(grep -a -E "$BAD_PATTERNS" "$log" | head -5)
 	[ -z "$bad" ] || echo "$bad" | sed 's/^/# /'
 	result $([ -z "$bad" ] && echo 0 || echo 1) "$name: no WARN, BUG, lockdep, UBSAN or hung task in the log"

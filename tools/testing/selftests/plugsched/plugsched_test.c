@@ -3013,6 +3013,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s TEST [ARGS...]\n", argv[0]);
 		return 2;
 	}
+	/* A fork must not copy buffered lines that its child prints again. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	hogs = shared(sizeof(struct hog) * MAX_HOGS);
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		if (!strcmp(argv[1], tests[i].name)) {
