@@ -83,10 +83,10 @@ for pol in $POLICIES; do
 	# end (no fall back to eevdf in between), in a clean boot.
 	logf=$RES/logs/$pol.log
 	why=
-	seen=$(grep -a '^ACTIVE ' "$logf" | tr -d '\r' | cut -d' ' -f2 | sort -u | tr '\n' ' ')
+	seen=$(grep -a '^ACTIVE ' "$logf" | tr -d '\r' | cut -d' ' -f2 | sort -u | tr '\n' ' ' || true)
 	[ "$seen" = "$pol " ] || why="active policy during the suite: '${seen% }', not $pol"
 	grep -a -q '^BENCH-END' "$logf" || why="${why:+$why; }the suite did not run to its end"
-	splat=$(grep -a -E "$BAD_PATTERNS" "$logf" | head -3 | tr -d '\r')
+	splat=$(grep -a -E "$BAD_PATTERNS" "$logf" | head -3 | tr -d '\r' || true)
 	[ -z "$splat" ] || why="${why:+$why; }splat in the log: $(echo "$splat" | head -1)"
 	if [ -n "$why" ]; then
 		log "error: bench boot $pol: $why"
@@ -102,8 +102,8 @@ POLICIES=$(echo $POLICIES)
 echo "# the suite, run in each guest:" >> "$RES/cmdlines.txt"
 echo "$cmds" >> "$RES/cmdlines.txt"
 
-python3 "$T/bench_report.py" "$RES" $POLICIES | tee "$RES/tables.txt"
-rc=${PIPESTATUS[0]}
+rc=0
+python3 "$T/bench_report.py" "$RES" $POLICIES | tee "$RES/tables.txt" || rc=$?
 if [ -n "$bad" ]; then
 	log "rejected bench boots (figures left out):$bad; see ${RES#"$TOP"/}/rejected.txt"
 	rc=1

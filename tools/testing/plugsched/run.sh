@@ -58,7 +58,7 @@ logf=${logf:-$tmp/console.log}
 # make bench keeps the exact command line of every boot.
 [ -n "${PLUGSCHED_CMDLINES:-}" ] && echo "${qemu[*]}" >> "$PLUGSCHED_CMDLINES"
 timeout "$tmo" "${qemu[@]}" < /dev/null > "$logf" 2>&1 || true
-rc=$(grep -a -o 'PLUGSCHED-EXIT=[0-9]*' "$logf" | tail -1 | cut -d= -f2)
+rc=$(grep -a -o 'PLUGSCHED-EXIT=[0-9]*' "$logf" | tail -1 | cut -d= -f2 || true)
 [ -z "${PLUGSCHED_QUIET:-}" ] && [ "$logf" = "$tmp/console.log" ] && cat "$logf"
 [ -n "$rc" ] || { log "guest did not finish (timeout ${tmo}s or crash)"; exit 124; }
 exit "$rc"

@@ -52,7 +52,7 @@ count_lines < <("$T/check.sh" 2>&1)
 
 # The guest command prologue: TAP wrappers around each selftest.
 prologue='
-t() { out=$("$@" 2>&1); rc=$?; echo "$out"
+t() { out=$("$@" 2>&1); rc=$?; echo "$out"; echo "# t-end"
       if [ $rc != 0 ] && ! echo "$out" | grep -q "^not ok"; then echo "not ok 1 $* exited $rc"; fi; }
 tc() { d=$1; shift; if "$@" > /tmp/out 2>&1; then echo "ok 1 $d"; else echo "not ok 1 $d"; sed "s/^/# /" /tmp/out | tail -20; fi; }
 hb() { tc "hackbench $*" hackbench "$@"; }
@@ -93,10 +93,11 @@ kunit_passed() {
 }
 
 # short_plans LOG: selftests in a boot log that printed fewer results than
-# their plan ("1..N") before their totals, the next plan or the end, each
-# as "first-result-line planned got". A line lost on the way, or a test
-# that died half way, shows here. (A skip after the plan adds a line, so
-# only a short count is wrong.)
+# their plan ("1..N") before their totals, the next plan, the end of their
+# output (t's "# t-end") or of the log, each as "test planned got". A line
+# lost on the way, or a test that died half way, shows here. Tests skip
+# before they plan; a skip after it would add a line, so only a short
+# count is wrong.
 short_plans() {
 	sed -n '/PLUGSCHED-BEGIN/,$p' "$1" | tr -d '\r' | awk '
 	function check() { if (plan >= 0 && got < plan) print name, plan, got; plan = -1 }
@@ -104,7 +105,7 @@ short_plans() {
 	/^# plugsched_test / { name = $3 }
 	/^1\.\.[0-9]+/ { check(); plan = substr($1, 4) + 0; got = 0; next }
 	/^(ok|not ok) [0-9]/ { if (plan >= 0) got++ }
-	/^# Totals/ { check() }
+	/^# Totals/ || /^# t-end/ { check() }
 	END { check() }'
 }
 
@@ -127,7 +128,7 @@ case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *)
 echo PLUGSCHED-END"
 	rc=$?
 	count_lines < <(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | tr -d '\r' |
-		grep -E '^(ok|not ok) [0-9]|^# ' | grep -v '^# Totals\|^# Planned\|^# SKIP')
+		grep -E '^(ok|not ok) [0-9]|^# ' | grep -v '^# Totals\|^# Planned\|^# SKIP\|^# t-end')
 	ntap=$(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | grep -a -c -E '^(ok|not ok) [0-9]')
 	result $([ $rc != 124 ] && [ $rc != 125 ] && [ "$ntap" -gt 0 ] &&
 		 grep -a -q 'PLUGSCHED-END' "$log" && echo 0 || echo 1) \
@@ -510,6 +511,7 @@ step bench "make bench QUICK=1: every policy, the reduced suite"
 rm -rf "$OUT/bench-quick"
 RESULTS=$OUT/bench-quick QUICK=1 "$T/bench.sh" > "$OUT/bench-quick.log" 2>&1
 result $? "make bench QUICK=1 runs every policy and writes its report (see $OUT/bench-quick)"
+sed 's/^/# rejected: /' "$OUT/bench-quick/rejected.txt" 2>/dev/null
 sed -n '/^make bench:/,$p' "$OUT/bench-quick/tables.txt" 2>/dev/null | head -12 | sed 's/^/# /'
 for key in pingpong_1cpu_us pick_10_ns hb_sock_proc_g1 hb_pipe_thread_g4 ib_audio_burn_lat_ms \
 	   ib_gaming_compile_met_pct fair_job3_s contest_process_time_s; do
