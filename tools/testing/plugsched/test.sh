@@ -316,17 +316,25 @@ echo eevdf > $PS/active
 echo numa > $PS/active
 t plugsched_test numa homes"
 # Cross-node migrations at least 3x fewer than o1's, elapsed within 10%:
-# from the comparison, whose runs alternate between the policies.
+# from the comparison, whose runs alternate between the policies. Elapsed
+# is judged by the median of the per-round ratios (numa and o1 back to
+# back): single runs spread by +-25% (5.3..9.1 s seen) as the other
+# guest's load comes and goes, and medians of whole blocks of runs moved
+# 11% apart with numa at 98% home locality (TCG has no NUMA latency to
+# reward it).
 loc() { grep -a -o "numa-locality policy=$1 .*" "$OUT/numa-2node.log" | tr -d '\r' | tail -1; }
 nl=$(loc numa) ol=$(loc o1) el=$(loc eevdf)
 echo "# $nl"; echo "# $ol"; echo "# $el"
 field() { echo "$1" | sed -n "s/.* $2=\([0-9.-]*\).*/\1/p"; }
 nm=$(field "$nl" migrations_all_runs) om=$(field "$ol" migrations_all_runs)
 ne=$(field "$nl" elapsed_ms) oe=$(field "$ol" elapsed_ms)
+ratio=$(grep -a -o 'numa-ratio policy=numa vs=o1 .*' "$OUT/numa-2node.log" | tr -d '\r' | tail -1)
+echo "# $ratio"
+nr_=$(field "$ratio" median_ratio)
 result $([ -n "$nm" ] && [ -n "$om" ] && [ "$om" -gt 0 ] && [ $((nm * 3)) -le "$om" ] &&
 	 echo 0 || echo 1) "numa: $nm cross-node migrations in 5 runs, at least 3x fewer than o1's $om"
-result $([ -n "$ne" ] && [ -n "$oe" ] && [ $((ne * 100)) -le $((oe * 110)) ] && echo 0 || echo 1) \
-	"numa: median elapsed $ne ms, no worse than 10% above o1's $oe ms"
+result $([ -n "$nr_" ] && awk -v r="$nr_" 'BEGIN { exit !(r <= 1.10) }' && echo 0 || echo 1) \
+	"numa: elapsed per round ${nr_:-?}x o1's (median; medians $ne / $oe ms), no worse than 1.10x"
 
 # Run-time switching (issue 9): under load, every policy and eevdf 100
 # times over; bad names, EPERM, EBUSY; each policy switched to at run time

@@ -2348,6 +2348,27 @@ static int numa_compare(int argc, char **argv)
 					  getenv("PLUGSCHED_VERBOSE"));
 		}
 	}
+	/*
+	 * The first policy against the second, round by round: a round runs
+	 * them back to back, so host load that drifts over the minute (the
+	 * other guest of make test) cancels out; the median of the ratios.
+	 */
+	if (np >= 2) {
+		double ratio[NUMA_MAX_RUNS], t;
+		int j;
+
+		for (r = 0; r < repeat; r++)
+			ratio[r] = runs[1][r].elapsed_ms ?
+				   (double)runs[0][r].elapsed_ms / runs[1][r].elapsed_ms : 99;
+		for (r = 1; r < repeat; r++)
+			for (j = r; j > 0 && ratio[j - 1] > ratio[j]; j--) {
+				t = ratio[j];
+				ratio[j] = ratio[j - 1];
+				ratio[j - 1] = t;
+			}
+		ksft_print_msg("numa-ratio policy=%s vs=%s median_ratio=%.3f range=%.3f..%.3f\n",
+			       argv[4], argv[5], ratio[repeat / 2], ratio[0], ratio[repeat - 1]);
+	}
 	for (i = 0; i < np; i++)
 		numa_report(argv[4 + i], nr, runs[i], repeat, 0);
 	if (switch_to(argv[4], NULL))
