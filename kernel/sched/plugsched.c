@@ -235,7 +235,7 @@ static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
  * while the policy had a task on it. The tasks queued here wait until the
  * policy picks again; idle CPUs are kicked at the next tick to pull them.
  */
-static void plugsched_release(struct rq *rq, struct task_struct *next)
+static void __plugsched_release(struct rq *rq, struct task_struct *next)
 {
 	struct plugsched_rq *prq = &rq->plug;
 
@@ -247,27 +247,38 @@ static void plugsched_release(struct rq *rq, struct task_struct *next)
 		ps_ops->cpu_release(prq, next);
 }
 
+/* RT, deadline or stop: a class that takes CPUs from the policy. */
+static inline bool plugsched_class_above(const struct task_struct *p)
+{
+	return sched_class_above(p->sched_class, &fair_sched_class);
+}
+
+/* @next, about to run or running on @rq, takes the CPU if of such a class. */
+static inline void plugsched_release(struct rq *rq, struct task_struct *next)
+{
+	if (!rq->plug.released && plugsched_class_above(next))
+		__plugsched_release(rq, next);
+}
+
+/* The release's time goes to the total; the watchdog's clock runs again. */
+static void plugsched_end_release(struct plugsched_rq *prq)
+{
+	WRITE_ONCE(prq->released_jiffies, prq->released_jiffies + jiffies - prq->released_at);
+	WRITE_ONCE(prq->released, false);
+}
+
 /*
  * From the pick, with or without a task queued, and when a plugged task
  * starts running (it may have come back from RT as the current task);
  * also after a switch, with no policy.
  */
-
 static void plugsched_acquire(struct rq *rq)
 {
 	const struct plugsched_ops *ops = READ_ONCE(ps_ops);
-	struct plugsched_rq *prq = &rq->plug;
 
-	WRITE_ONCE(prq->released_jiffies, prq->released_jiffies + jiffies - prq->released_at);
-	WRITE_ONCE(prq->released, false);
+	plugsched_end_release(&rq->plug);
 	if (ops && ops->cpu_acquire)
-		ops->cpu_acquire(prq);
-}
-
-/* RT, deadline or stop: a class that takes CPUs from the policy. */
-static inline bool plugsched_class_above(const struct task_struct *p)
-{
-	return sched_class_above(p->sched_class, &fair_sched_class);
+		ops->cpu_acquire(&rq->plug);
 }
 
 static inline u16 plugsched_task_owner(const struct task_struct *p)
@@ -405,8 +416,7 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	ps_ops->enqueue(prq, p, pflags);
 	add_nr_running(rq, 1);
 	/* Queued behind a task of a higher class: the CPU is not ours. */
-	if (!prq->released && plugsched_class_above(plug_rq_curr(rq)))
-		plugsched_release(rq, plug_rq_curr(rq));
+	plugsched_release(rq, plug_rq_curr(rq));
 }
 
 static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
@@ -513,7 +523,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 			ps_ops->put_prev(&rq->plug, p);
 	}
 	/* As sched_ext: the policy hears of @p first, then of the CPU. */
-	if (next && plugsched_class_above(next) && !rq->plug.released)
+	if (next)
 		plugsched_release(rq, next);
 }
 
@@ -605,7 +615,7 @@ static void switched_to_plug(struct rq *rq, struct task_struct *p)
 /* The running task became RT or deadline (sched_setscheduler, PI boost). */
 static void switched_from_plug(struct rq *rq, struct task_struct *p)
 {
-	if (task_current(rq, p) && plugsched_class_above(p) && !rq->plug.released)
+	if (task_current(rq, p))
 		plugsched_release(rq, p);
 }
 
@@ -1275,7 +1285,7 @@ void __plugsched_tick_balance(struct rq *rq)
 	if (unlikely(READ_ONCE(prq->nr_running) && !READ_ONCE(prq->released) &&
 		     plugsched_class_above(current))) {
 		raw_spin_rq_lock(rq);
-		if (prq->nr_running && !prq->released && plugsched_class_above(plug_rq_curr(rq)))
+		if (prq->nr_running)
 			plugsched_release(rq, plug_rq_curr(rq));
 		raw_spin_rq_unlock(rq);
 	}
@@ -1768,10 +1778,8 @@ static void plugsched_reset_rqs(const struct plugsched_ops *ops)
 		prq->next_kick = jiffies;
 		prq->kick_backoff = 1;
 		/* A release left from the last policy ends here. */
-		if (prq->released) {
-			prq->released_jiffies += jiffies - prq->released_at;
-			prq->released = false;
-		}
+		if (prq->released)
+			plugsched_end_release(prq);
 		ops->init_rq(prq);
 	}
 }
