@@ -297,13 +297,18 @@ kunit_passed plugsched_numa numa
 # and eevdf: runs alternate between the three, switched to at run time,
 # so that the host's load weighs on all alike (CI once saw numa's runs
 # alone at 1.5x). Last, as hotplug after a switch can WARN (README).
+# Locality is judged while all 6 tasks run, 3 per node: equal node loads,
+# which numa never balances across (node_threshold 125%), so 100% by
+# design, 95% for the samples around exec. After the first task ends an
+# idle CPU rightly pulls across nodes; when that starts is the host's doing
+# (5-15% of all samples away, CI saw 85.9%), so that phase is not judged.
 # Before the background step below: timings.
 boot numa-2node "$B/bzImage" numa 4 2 "" "
 t plugsched_test names numa
 t plugsched_test knobs $NUMA_KNOBS $O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS
 t plugsched_test numa exec 4
 t plugsched_test numa imbalance 6 2000
-t plugsched_test numa locality 6 8 2500 5 90
+t plugsched_test numa locality 6 8 2500 5 95
 t plugsched_test fair 8 4 0.95
 t plugsched_test affinity
 t plugsched_test hotplug 3
@@ -333,6 +338,11 @@ echo "# $ratio"
 nr_=$(field "$ratio" median_ratio)
 result $([ -n "$nm" ] && [ -n "$om" ] && [ "$om" -gt 0 ] && [ $((nm * 3)) -le "$om" ] &&
 	 echo 0 || echo 1) "numa: $nm cross-node migrations in 5 runs, at least 3x fewer than o1's $om"
+# The locality check can fail: o1, blind to nodes, measured the same way
+# in the same boot keeps tasks home about half the time (48-55% seen).
+oh=$(field "$ol" loaded_home_pct)
+result $([ -n "$oh" ] && awk -v h="$oh" 'BEGIN { exit !(h < 95) }' && echo 0 || echo 1) \
+	"numa locality check fails a node-blind policy: o1 home ${oh:-?}% of the time all ran (< 95%)"
 result $([ -n "$nr_" ] && awk -v r="$nr_" 'BEGIN { exit !(r <= 1.10) }' && echo 0 || echo 1) \
 	"numa: elapsed per round ${nr_:-?}x o1's (median; medians $ne / $oe ms), no worse than 1.10x"
 

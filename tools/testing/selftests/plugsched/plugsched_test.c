@@ -2189,9 +2189,17 @@ static int numa_imbalance(int nr, int max_ms)
 #define NUMA_MAX_RUNS		9
 #define NUMA_MAX_POLICIES	4
 
+/*
+ * @loaded, @loaded_home: the samples taken while all tasks still ran, and
+ * those on the home node. Once the first finish, a node left with idle
+ * CPUs rightly pulls from the other (work conservation), and when that
+ * starts depends on how fast the host ran each node's vCPUs: seen to put
+ * 5-15% of all samples away from home, in a run whose loaded phase was
+ * at home throughout.
+ */
 struct numa_run {
 	uint64_t elapsed_ms;
-	long samples, on_home, pages, pages_home, migrations;
+	long samples, on_home, loaded, loaded_home, pages, pages_home, migrations;
 };
 
 static void numa_print_task(int i, long home, const long *samples, const long *pages,
@@ -2207,7 +2215,8 @@ static void numa_locality_run(int nr, const char *mb, const char *rounds,
 			      struct numa_run *run, bool verbose)
 {
 	char *const args[] = { "plugsched_test", "memwork", (char *)mb, (char *)rounds, NULL };
-	long samples[NUMA_MAX_TASKS][2] = { { 0 } }, pages[16];
+	long samples[NUMA_MAX_TASKS][2] = { { 0 } }, loaded[NUMA_MAX_TASKS][2] = { { 0 } };
+	long pages[16];
 	bool done[NUMA_MAX_TASKS] = { false };
 	pid_t pids[NUMA_MAX_TASKS];
 	int i, left = nr, status;
@@ -2243,6 +2252,8 @@ static void numa_locality_run(int nr, const char *mb, const char *rounds,
 				run->pages_home += pages[home];
 				run->on_home += samples[i][home];
 				run->samples += samples[i][0] + samples[i][1];
+				run->loaded_home += loaded[i][home];
+				run->loaded += loaded[i][0] + loaded[i][1];
 				n = sched_field(pids[i], "plugsched.nr_node_migrations");
 				if (verbose)
 					numa_print_task(i, home, samples[i], pages, n,
@@ -2254,8 +2265,10 @@ static void numa_locality_run(int nr, const char *mb, const char *rounds,
 				continue;
 			}
 			node = cpu_node(task_cpu_of(pids[i]));
-			if (node == 0 || node == 1)
+			if (node == 0 || node == 1) {
 				samples[i][node]++;
+				loaded[i][node] += left == nr;
+			}
 		}
 	}
 }
@@ -2276,7 +2289,7 @@ static int cmp_run(const void *a, const void *b)
 static void numa_report(const char *policy, int nr, struct numa_run *runs, int repeat,
 			int min_pct)
 {
-	double home_pct, pages_pct;
+	double home_pct, loaded_pct, pages_pct;
 	struct numa_run *m;
 	long total = 0;
 	const char *where = strcmp(policy, "numa") ? "the node of most pages" : "the home node";
@@ -2287,22 +2300,23 @@ static void numa_report(const char *policy, int nr, struct numa_run *runs, int r
 	qsort(runs, repeat, sizeof(runs[0]), cmp_run);
 	m = &runs[repeat / 2];
 	home_pct = m->samples ? 100.0 * m->on_home / m->samples : 0;
+	loaded_pct = m->loaded ? 100.0 * m->loaded_home / m->loaded : 0;
 	pages_pct = m->pages ? 100.0 * m->pages_home / m->pages : 0;
 	ksft_print_msg("numa-locality policy=%s tasks=%d elapsed_ms=%llu ", policy, nr,
 		       (unsigned long long)m->elapsed_ms);
 	printf("elapsed_range=%llu..%llu ", (unsigned long long)runs[0].elapsed_ms,
 	       (unsigned long long)runs[repeat - 1].elapsed_ms);
-	printf("home_pct=%.1f pages_pct=%.1f migrations=%ld migrations_all_runs=%ld\n",
-	       home_pct, pages_pct, m->migrations, total);
+	printf("home_pct=%.1f loaded_home_pct=%.1f pages_pct=%.1f migrations=%ld migrations_all_runs=%ld\n",
+	       home_pct, loaded_pct, pages_pct, m->migrations, total);
 	if (min_pct)
-		ksft_test_result(home_pct >= min_pct && pages_pct >= min_pct,
-				 "%d memory tasks: %.1f%% of the time and %.1f%% of pages on the home node (>= %d%%), %ld cross-node migrations, %llu ms (median of %d)\n",
-				 nr, home_pct, pages_pct, min_pct, m->migrations,
+		ksft_test_result(loaded_pct >= min_pct && pages_pct >= min_pct,
+				 "%d memory tasks: %.1f%% of the time all ran and %.1f%% of pages on the home node (>= %d%%; %.1f%% of all the time), %ld cross-node migrations, %llu ms (median of %d)\n",
+				 nr, loaded_pct, pages_pct, min_pct, home_pct, m->migrations,
 				 (unsigned long long)m->elapsed_ms, repeat);
 	else
 		ksft_test_result(m->samples > 0,
-				 "%s: %d memory tasks: %.1f%% of the time and %.1f%% of pages on %s, %ld cross-node migrations, %llu ms (median of %d)\n",
-				 policy, nr, home_pct, pages_pct,
+				 "%s: %d memory tasks: %.1f%% of the time all ran (%.1f%% of all) and %.1f%% of pages on %s, %ld cross-node migrations, %llu ms (median of %d)\n",
+				 policy, nr, loaded_pct, home_pct, pages_pct,
 				 where, m->migrations,
 				 (unsigned long long)m->elapsed_ms, repeat);
 }
