@@ -1,6 +1,7 @@
 #!/bin/bash
-# make check: checkpatch --strict on the new files and the patches, and
-# sparse on our objects (warnings in our files or in lines our patches add).
+# make check: checkpatch --strict on the new files and the patches, sparse
+# on our objects (warnings in our files or in lines our patches add), and
+# compiles of the patched tree in every configuration a user may pick.
 # Prints one "ok"/"not ok" line per check; exits non-zero on a failure.
 . "$(dirname "$0")/lib.sh"
 
@@ -44,12 +45,28 @@ for line in sys.stdin:
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
 report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on patches/"
 
-# sparse: rebuild our objects and the files our hooks touch with C=2.
-log "sparse on kernel/sched"
-sparse_out=$(make -s -C "$KSRC" O="$obj" CC="ccache gcc" C=2 \
-	kernel/sched/plugsched.o kernel/sched/plugsched_o1.o kernel/sched/plugsched_numa.o \
-	kernel/sched/core.o \
-	kernel/sched/build_utility.o 2>&1 | grep -E "warning:|error:" || true)
+# sparse: rebuild every object we add and the files our hooks touch with
+# C=2, in the production tree and in the debug one (CONFIG_PLUGSCHED_DEBUG
+# code, the test-only policy). A build error is a failure of its own.
+ours_objs() { # tree: kernel/sched/plugsched*.o its config builds
+	local o=kernel/sched/plugsched.o p
+	for p in o1 cfs sd zaphod numa starve; do
+		u=${p^^}
+		[ $p = starve ] && u=STARVE_TEST
+		grep -q "^CONFIG_PLUGSCHED_$u=y" "$1/.config" && o="$o kernel/sched/plugsched_$p.o"
+	done
+	echo "$o"
+}
+sparse_out=
+for tree in "$obj" "$B/debug"; do
+	[ -f "$tree/.config" ] || { report 1 "sparse: no built tree $tree"; continue; }
+	log "sparse on kernel/sched in ${tree#"$TOP"/}"
+	# shellcheck disable=SC2046 # one word per object
+	out=$(make -s -C "$KSRC" O="$tree" CC="ccache gcc" C=2 $(ours_objs "$tree") \
+		kernel/sched/core.o kernel/sched/build_policy.o kernel/sched/build_utility.o 2>&1)
+	report $? "sparse build of our objects in ${tree#"$TOP"/} ($(ours_objs "$tree" | wc -w) objects)"
+	sparse_out+=$(echo "$out" | grep -E "warning:|error:" || true)$'\n'
+done
 ours=$(python3 - "$sparse_out" <<'PY'
 import re, subprocess, sys
 added = {}
@@ -104,5 +121,57 @@ for variant in up distro; do
 	[ $ok = 0 ] || tail -5 "$vobj/compile.log" | sed 's/^/# /'
 	report $ok "kernel/sched/ compiles without warnings in our files with the $variant config"
 done
+
+# Every subset a user may pick, in one tree reconfigured in turn (kbuild
+# recompiles only what depends on a changed option): the option off, each
+# policy alone (numa selects o1), NUMA off on SMP. Each compiles the files
+# the patches touch (kernel/sched/, users of sched.h's new member, the
+# linker script) and leaves no plugsched_* symbol undefined in
+# kernel/sched/built-in.a: a policy that needs another must select it.
+vobj=$B/compile-subsets
+mkdir -p "$vobj"
+make -s -C "$KSRC" O="$vobj" CC="ccache gcc" tinyconfig > "$vobj/tinyconfig.log" 2>&1 &&
+	cp "$vobj/.config" "$vobj/tiny.config"
+subset() { # name fragment-lines...
+	local name=$1 ok=1 undef vlog
+	shift
+	vlog=$vobj/$(echo "$name" | tr -c 'A-Za-z0-9_=\n' _).log
+	printf '%s\n' "$@" > "$vobj/subset.config"
+	log "compiling with $name"
+	{ cp "$vobj/tiny.config" "$vobj/.config" &&
+	  KCONFIG_CONFIG=$vobj/.config "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$vobj" \
+		"$vobj/.config" "$cfg/base.config" "$vobj/subset.config" &&
+	  make -s -C "$KSRC" O="$vobj" CC="ccache gcc" olddefconfig &&
+	  make -s -C "$KSRC" O="$vobj" CC="ccache gcc" -j"$JOBS" W=1 kernel/sched/ \
+		kernel/fork.o kernel/exit.o init/init_task.o arch/x86/kernel/vmlinux.lds; } \
+		> "$vlog" 2>&1 && ok=0
+	# each line of the fragment holds after olddefconfig, or the subset
+	# is not what its name says
+	for l in "$@"; do
+		sym=${l#\# } sym=${sym%% *} sym=${sym%%=*}
+		case $l in
+		"# "*) grep -q "^$sym=" "$vobj/.config" && { echo "# $sym is set"; ok=1; } ;;
+		*) grep -qx "$l" "$vobj/.config" || { echo "# $l did not hold"; ok=1; } ;;
+		esac
+	done
+	warn=$(grep -E "plugsched.*(warning|error)" "$vlog" | head -5 || true)
+	[ -z "$warn" ] || { echo "$warn" | sed 's/^/# /'; ok=1; }
+	undef=$(nm "$vobj/kernel/sched/built-in.a" 2>/dev/null | awk '
+		$1 == "U" && $2 ~ /^plugsched_/ { u[$2] = 1 }
+		NF == 3 && $3 ~ /^plugsched_/ { d[$3] = 1 }
+		END { for (s in u) if (!(s in d)) print s }')
+	[ -z "$undef" ] || { echo "# undefined: $undef"; ok=1; }
+	[ $ok = 0 ] || tail -5 "$vlog" | sed 's/^/# /'
+	report $ok "the patched tree compiles with $name, no plugsched symbol left undefined"
+}
+subset "CONFIG_PLUGSCHED=n" "# CONFIG_PLUGSCHED is not set"
+for p in O1 CFS SD ZAPHOD NUMA; do
+	frag=()
+	for q in O1 CFS SD ZAPHOD NUMA; do
+		[ $q = $p ] || [ "$p$q" = NUMAO1 ] || frag+=("# CONFIG_PLUGSCHED_$q is not set")
+	done
+	subset "only CONFIG_PLUGSCHED_$p" "${frag[@]}" "CONFIG_PLUGSCHED_DEFAULT_$p=y"
+done
+subset "CONFIG_NUMA=n on SMP" "# CONFIG_NUMA is not set" "# CONFIG_PLUGSCHED_NUMA is not set"
 
 exit $((fails > 0))

@@ -11,7 +11,7 @@ mkdir -p "$OUT"
 PASS=0 FAIL=0 START=$(date +%s)
 FAILED=()	# repeated at the end, where CI's tail shows them
 # Rough cost of each remaining step in seconds, for the "left" estimate.
-declare -A COST=([check]=60 [prod]=900 [debug]=900 [patches]=180 [boot]=150 [torture]=600 [bench]=300)
+declare -A COST=([check]=150 [prod]=900 [debug]=900 [patches]=180 [boot]=150 [torture]=600 [bench]=300)
 remaining=$((60 + 900 + 900 + 180 + 29 * 150 + 600 + 300))
 
 result() { # status description

@@ -2306,8 +2306,9 @@ static void numa_report(const char *policy, int nr, struct numa_run *runs, int r
 		       (unsigned long long)m->elapsed_ms);
 	printf("elapsed_range=%llu..%llu ", (unsigned long long)runs[0].elapsed_ms,
 	       (unsigned long long)runs[repeat - 1].elapsed_ms);
-	printf("home_pct=%.1f loaded_home_pct=%.1f pages_pct=%.1f migrations=%ld migrations_all_runs=%ld\n",
-	       home_pct, loaded_pct, pages_pct, m->migrations, total);
+	printf("home_pct=%.1f loaded_home_pct=%.1f ", home_pct, loaded_pct);
+	printf("pages_pct=%.1f migrations=%ld migrations_all_runs=%ld\n",
+	       pages_pct, m->migrations, total);
 	if (min_pct)
 		ksft_test_result(loaded_pct >= min_pct && pages_pct >= min_pct,
 				 "%d memory tasks: %.1f%% of the time all ran and %.1f%% of pages on the home node (>= %d%%; %.1f%% of all the time), %ld cross-node migrations, %llu ms (median of %d)\n",
