@@ -89,6 +89,33 @@ static DEFINE_MUTEX(plugsched_switch_mutex);
 static char plugsched_boot_name[32] __initdata;
 static unsigned int plugsched_boot_given __initdata;
 
+/*
+ * Negative controls (CONFIG_PLUGSCHED_DEBUG only): each breaks one
+ * guarantee of the core on purpose, so that make test can show that the
+ * check guarding it fails. Set through /sys/kernel/debug/sched/plug_break;
+ * none by default, and compiled out of production kernels.
+ */
+enum plugsched_break {
+	PLUGSCHED_BREAK_NICE,		/* every task weighs as nice 0 */
+	PLUGSCHED_BREAK_BALANCE,	/* no CPU ever pulls tasks */
+	PLUGSCHED_BREAK_PREEMPT,	/* a wakeup never preempts */
+	PLUGSCHED_NR_BREAKS,
+};
+
+#ifdef CONFIG_PLUGSCHED_DEBUG
+static unsigned long plugsched_broken;
+
+static inline bool plugsched_breaks(enum plugsched_break what)
+{
+	return unlikely(test_bit(what, &plugsched_broken));
+}
+#else
+static inline bool plugsched_breaks(enum plugsched_break what)
+{
+	return false;
+}
+#endif
+
 static inline struct rq *prq_rq(struct plugsched_rq *prq)
 {
 	return container_of(prq, struct rq, plug);
@@ -124,6 +151,8 @@ struct plugsched_rq *plugsched_cpu_rq(int cpu)
 
 unsigned long plugsched_task_weight(const struct task_struct *p)
 {
+	if (plugsched_breaks(PLUGSCHED_BREAK_NICE))
+		return SCHED_CAPACITY_SCALE;
 	return scale_load_down(p->se.load.weight);
 }
 
@@ -143,7 +172,7 @@ u64 plugsched_scale_delta(const struct task_struct *p, u64 delta)
 	unsigned long w = scale_load_down(p->se.load.weight);
 	u32 inv = p->se.load.inv_weight;
 
-	if (likely(w == SCHED_CAPACITY_SCALE))
+	if (likely(w == SCHED_CAPACITY_SCALE) || plugsched_breaks(PLUGSCHED_BREAK_NICE))
 		return delta;
 	if (unlikely(!inv))
 		return div64_ul(delta << SCHED_FIXEDPOINT_SHIFT, max(w, 1UL));
@@ -463,7 +492,8 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct task_struct *curr = plug_rq_curr(rq);
 
-	if (curr == p || curr->sched_class != &plug_sched_class)
+	if (curr == p || curr->sched_class != &plug_sched_class ||
+	    plugsched_breaks(PLUGSCHED_BREAK_PREEMPT))
 		return;
 
 	/* SCHED_IDLE runs only while nothing else wants the CPU. */
@@ -911,6 +941,8 @@ static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
 {
 	struct rq *rq = prq_rq(this);
 
+	if (plugsched_breaks(PLUGSCHED_BREAK_BALANCE))
+		return 0;
 	/* This CPU's RT and deadline load decays while it does not tick. */
 	update_rq_clock(rq);
 	update_other_load_avgs(rq);
@@ -2413,6 +2445,64 @@ static int plug_released_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(plug_released);
 
+#ifdef CONFIG_PLUGSCHED_DEBUG
+static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
+	[PLUGSCHED_BREAK_NICE]		= "nice",
+	[PLUGSCHED_BREAK_BALANCE]	= "balance",
+	[PLUGSCHED_BREAK_PREEMPT]	= "preempt",
+};
+
+/* Every break, the ones in effect in brackets: "[nice] balance preempt". */
+static int plug_break_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < PLUGSCHED_NR_BREAKS; i++)
+		seq_printf(m, test_bit(i, &plugsched_broken) ? "%s[%s]" : "%s%s",
+			   i ? " " : "", plugsched_break_names[i]);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static int plug_break_open(struct inode *inode, struct file *filp)
+{
+	return single_open(filp, plug_break_show, NULL);
+}
+
+/* One name breaks that alone, "none" mends all; anything else: -EINVAL. */
+static ssize_t plug_break_write(struct file *filp, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	char buf[16];
+	int i;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	strim(buf);
+	if (!strcmp(buf, "none")) {
+		WRITE_ONCE(plugsched_broken, 0);
+		return cnt;
+	}
+	i = match_string(plugsched_break_names, PLUGSCHED_NR_BREAKS, buf);
+	if (i < 0)
+		return -EINVAL;
+	pr_warn("plugsched: negative control: %s broken on purpose\n", buf);
+	WRITE_ONCE(plugsched_broken, BIT(i));
+	return cnt;
+}
+
+static const struct file_operations plug_break_fops = {
+	.open		= plug_break_open,
+	.read		= seq_read,
+	.write		= plug_break_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+#endif
+
 static void __init plug_server_debugfs_init(void)
 {
 	struct dentry *sched = debugfs_lookup("sched", NULL), *dir;
@@ -2433,6 +2523,9 @@ static void __init plug_server_debugfs_init(void)
 				    &plug_server_fops);
 	}
 	debugfs_create_file("plug_released", 0444, sched, NULL, &plug_released_fops);
+#ifdef CONFIG_PLUGSCHED_DEBUG
+	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
+#endif
 	dput(sched);
 }
 #else

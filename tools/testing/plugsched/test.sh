@@ -56,6 +56,11 @@ t() { out=$("$@" 2>&1); rc=$?; echo "$out"; echo "# t-end"
       if [ $rc != 0 ] && ! echo "$out" | grep -q "^not ok"; then echo "not ok 1 $* exited $rc"; fi; }
 tc() { d=$1; shift; if "$@" > /tmp/out 2>&1; then echo "ok 1 $d"; else echo "not ok 1 $d"; sed "s/^/# /" /tmp/out | tail -20; fi; }
 hb() { tc "hackbench $*" hackbench "$@"; }
+xfail() { b=$1; shift; f=/sys/kernel/debug/sched/plug_break
+      if ! echo "$b" > $f; then echo "not ok 1 negative control: cannot break $b"; return; fi
+      out=$("$@" 2>&1); echo none > $f; echo "$out" | sed "s/^/# | /"
+      if echo "$out" | grep -q "^not ok"; then echo "ok 1 negative control: $b broken, $* fails as it must"
+      else echo "not ok 1 negative control: $b broken, yet $* passes"; fi; }
 '
 # ok COMMAND DESCRIPTION: a guest line printing a TAP result of COMMAND.
 ok() { echo "$1 && echo 'ok 1 $2' || echo 'not ok 1 $2'"; }
@@ -505,8 +510,16 @@ $HB"
 }
 debug_boot sd
 debug_boot zaphod
-debug_boot cfs "t plugsched_test childfirst 1"
-debug_boot o1
+# Negative controls (issue 16): the debug kernel breaks one guarantee on
+# purpose (plug_break) and the check guarding it, which passes in the
+# policy's own boot (and affinity here), must fail: nice weights (cfs's
+# nice ratio: 0.99 seen), balancing (hogs released from CPU 0 never
+# spread), wakeup preemption (o1's interactive task waits for the running
+# hog's slice: p95 52 ms against the hogs' 191 ms, not < 1/10).
+debug_boot cfs "t plugsched_test childfirst 1
+xfail nice plugsched_test nice 5 2.904 3.210
+xfail balance plugsched_test affinity"
+debug_boot o1 "xfail preempt plugsched_test interactive"
 debug_boot numa "t plugsched_test numa exec 4" 2
 
 boot eevdf-debug "$B/debug/bzImage" eevdf 2 1 "" "
