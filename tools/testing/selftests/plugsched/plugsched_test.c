@@ -969,16 +969,57 @@ static int test_fork(int argc, char **argv)
 	return 0;
 }
 
+static const char *active_policy(void)
+{
+	static char name[32];
+
+	if (read_file("/sys/kernel/plugsched/active", name, sizeof(name)) <= 0)
+		return "unknown";
+	name[strcspn(name, "\n")] = '\0';
+	return name;
+}
+
+/*
+ * Bounds that follow from each policy's design, keyed by
+ * /sys/kernel/plugsched/active; the first row is the default.
+ *
+ * @batch_share: SCHED_BATCH hog's CPU / the normal hog's, on one CPU. A
+ * batch task weighs as nice 0 and differs only in never preempting on
+ * wakeup, which hogs never do: 1:1 by design, 0.8 for the start of the
+ * window (seen 0.94-1.12). o1 and numa: the normal hog starts with the
+ * credit of its sleep before the window, which the interactivity
+ * estimator lets it spend first, up to about a second of its three
+ * (seen 0.28-0.43).
+ */
+static const struct policy_bounds {
+	const char *policy;
+	double batch_share;
+} policy_bounds[] = {
+	{ "eevdf",	0.8 },
+	{ "o1",		0.25 },
+	{ "numa",	0.25 },
+};
+
+static const struct policy_bounds *bounds(void)
+{
+	const char *name = active_policy();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(policy_bounds); i++)
+		if (!strcmp(policy_bounds[i].policy, name))
+			return &policy_bounds[i];
+	return &policy_bounds[0];
+}
+
 /*
  * batch: SCHED_IDLE runs only when nothing else wants the CPU; a
- * SCHED_BATCH hog still gets its share. Over a quarter of the normal
- * hog's, not half: the normal hog starts with the credit of its sleep
- * before the window, which an interactivity estimator (o1, numa) lets it
- * spend first, up to about a second of its three (seen: 651 : 2332 ms).
+ * SCHED_BATCH hog still gets its share, the policy's batch_share of the
+ * normal hog's at least.
  */
 static int test_batch(int argc, char **argv)
 {
 	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC;
+	double share = bounds()->batch_share;
 	struct sched_param sp = { 0 };
 	pid_t pids[3];
 	int i;
@@ -997,10 +1038,10 @@ static int test_batch(int argc, char **argv)
 	ksft_test_result(hogs[2].cpu_ns * 20 < hogs[0].cpu_ns + hogs[1].cpu_ns,
 			 "SCHED_IDLE hog got %llu ms, under 5%% of the CPU\n",
 			 (unsigned long long)(hogs[2].cpu_ns / MSEC));
-	ksft_test_result(hogs[1].cpu_ns * 4 > hogs[0].cpu_ns,
-			 "SCHED_BATCH hog got %llu ms, over 1/4 of the normal hog's %llu ms\n",
-			 (unsigned long long)(hogs[1].cpu_ns / MSEC),
-			 (unsigned long long)(hogs[0].cpu_ns / MSEC));
+	ksft_test_result(hogs[1].cpu_ns >= share * hogs[0].cpu_ns,
+			 "SCHED_BATCH hog got %llu ms, at least %.2f of the normal hog's %llu ms under %s\n",
+			 (unsigned long long)(hogs[1].cpu_ns / MSEC), share,
+			 (unsigned long long)(hogs[0].cpu_ns / MSEC), active_policy());
 	return 0;
 }
 
@@ -2093,16 +2134,6 @@ static void anon_pages_by_node(pid_t pid, long *pages)
 		}
 	}
 	free(buf);
-}
-
-static const char *active_policy(void)
-{
-	static char name[32];
-
-	if (read_file("/sys/kernel/plugsched/active", name, sizeof(name)) <= 0)
-		return "unknown";
-	name[strcspn(name, "\n")] = '\0';
-	return name;
 }
 
 /*
