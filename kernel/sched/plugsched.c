@@ -259,6 +259,35 @@ static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
 	return (u32)(plugsched_now(prq) - p->plugsched.runnable_at);
 }
 
+#ifdef CONFIG_SCHED_CORE
+/* A core-scheduling pick's wait: none while it runs. */
+static unsigned long plugsched_core_wait(const struct task_struct *p)
+{
+	struct rq *rq = task_rq(p);
+
+	return rcu_access_pointer(rq->curr) == p ? 0 : plugsched_waited(&rq->plug, p);
+}
+
+/**
+ * plugsched_prio_less - core scheduling's order of two plugged tasks
+ * @a:		the pick of one SMT sibling
+ * @b:		the pick of another, with a different cookie
+ *
+ * A policy's priorities do not compare across CPUs (an O(1) array slot is
+ * not a vruntime, and a policy may keep no global order at all), so the
+ * core takes turns, as the fair class does by vruntime: the task that has
+ * waited longer on its CPU has the core, and a running task has not
+ * waited. task_tick_plug() offers the core again after a base slice.
+ * Called with the core's runqueue lock held.
+ *
+ * Return: true if @a ranks below @b.
+ */
+bool plugsched_prio_less(const struct task_struct *a, const struct task_struct *b)
+{
+	return plugsched_core_wait(a) < plugsched_core_wait(b);
+}
+#endif
+
 /*
  * cpu_release / cpu_acquire, as in sched_ext: a higher class took the CPU
  * while the policy had a task on it. The tasks queued here wait until the
@@ -560,6 +589,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
+	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
 	if (unlikely(rq->plug.released))
 		plugsched_acquire(rq);
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
@@ -593,6 +623,16 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	/* A SCHED_IDLE task picked after its wait gets one tick. */
 	if (plugsched_task_is_idle(p) && rq->plug.nr_idle < rq->plug.nr_running)
 		resched_curr(rq);
+#ifdef CONFIG_SCHED_CORE
+	/*
+	 * As the fair class does: a sibling this task's cookie forces idle
+	 * gets its turn (plugsched_prio_less()) once this one ran a base
+	 * slice; the policy's own slice may be 100 ms or more.
+	 */
+	if (sched_core_enabled(rq) && rq->core->core_forceidle_count &&
+	    p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime >= sysctl_sched_base_slice)
+		resched_curr(rq);
+#endif
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
 		plugsched_check_counts(rq);
 }

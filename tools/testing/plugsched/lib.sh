@@ -158,8 +158,12 @@ while [ \$(date +%s) -lt \$end ]; do
 done
 wait \$s1; r1=\$?
 wait \$s2; r2=\$?
-wait \$c; wait \$k
-cat /tmp/churn.out /tmp/knob.out | grep -E '^(ok|not ok|#) '
+# Each helper's whole output (its plan included, for short_plans) and its
+# exit status: one that died half way must not pass for one that passed.
+wait \$c; rc=\$?; cat /tmp/churn.out; echo '# t-end'
+[ \$rc = 0 ] && echo 'ok 1 churn exited 0' || echo "not ok 1 churn exited \$rc"
+wait \$k; rc=\$?; cat /tmp/knob.out; echo '# t-end'
+[ \$rc = 0 ] && echo 'ok 1 knobfuzz exited 0' || echo "not ok 1 knobfuzz exited \$rc"
 grep -q 'successful run completed' /tmp/sng.out && [ \$r1 = 0 ] && echo "ok 1 stress-ng scheduler stressors completed (${secs}s)" || { echo "not ok 1 stress-ng scheduler stressors: exit \$r1"; tail -5 /tmp/sng.out | sed 's/^/# /'; }
 grep -q 'successful run completed' /tmp/sng-exec.out && [ \$r2 = 0 ] && echo 'ok 1 stress-ng exec stressor completed' || { echo "not ok 1 stress-ng exec stressor: exit \$r2"; tail -5 /tmp/sng-exec.out | sed 's/^/# /'; }
 missing=
@@ -174,4 +178,21 @@ left=\$(grep -l -E '^(stress-ng|plugsched_test)' /proc/[0-9]*/comm 2>/dev/null |
 zombies=\$(grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l)
 [ "\$left" = 0 ] && [ "\$zombies" = 0 ] && echo 'ok 1 every process started was reaped' || echo "not ok 1 \$left stress processes left, \$zombies zombies"
 EOT
+}
+
+# short_plans LOG: selftests in a boot log that printed fewer results than
+# their plan ("1..N") before their totals, the next plan, the end of their
+# output (t's "# t-end") or of the log, each as "test planned got". A line
+# lost on the way, or a test that died half way, shows here. Tests skip
+# before they plan; a skip after it would add a line, so only a short
+# count is wrong.
+short_plans() {
+	sed -n '/PLUGSCHED-BEGIN/,$p' "$1" | tr -d '\r' | awk '
+	function check() { if (plan >= 0 && got < plan) print name, plan, got; plan = -1 }
+	BEGIN { plan = -1 }
+	/^# plugsched_test / { name = $3 }
+	/^1\.\.[0-9]+/ { check(); plan = substr($1, 4) + 0; got = 0; next }
+	/^(ok|not ok) [0-9]/ { if (plan >= 0) got++ }
+	/^# Totals/ || /^# t-end/ { check() }
+	END { check() }'
 }

@@ -1,15 +1,15 @@
 #!/bin/bash
 # Boot a kernel under QEMU (TCG) with the plugsched initramfs.
-# run.sh [-k IMAGE] [-s SCHED] [-c CPUS] [-n NODES] [-a "EXTRA CMDLINE"]
-#        [-l LOG] [-t TIMEOUT_S] [CMD...]
+# run.sh [-k IMAGE] [-s SCHED] [-c CPUS] [-n NODES] [-T THREADS_PER_CORE]
+#        [-a "EXTRA CMDLINE"] [-l LOG] [-t TIMEOUT_S] [CMD...]
 # Runs CMD in the guest and exits with its status; without CMD, a shell.
 . "$(dirname "$0")/lib.sh"
 
-img=$B/bzImage sched=eevdf cpus=2 nodes=1 extra= logf= tmo=900
-while getopts k:s:c:n:a:l:t: o; do
+img=$B/bzImage sched=eevdf cpus=2 nodes=1 threads=1 extra= logf= tmo=900
+while getopts k:s:c:n:T:a:l:t: o; do
 	case $o in
 	k) img=$OPTARG ;; s) sched=$OPTARG ;; c) cpus=$OPTARG ;;
-	n) nodes=$OPTARG ;; a) extra=$OPTARG ;; l) logf=$OPTARG ;;
+	n) nodes=$OPTARG ;; T) threads=$OPTARG ;; a) extra=$OPTARG ;; l) logf=$OPTARG ;;
 	t) tmo=$OPTARG ;; *) exit 2 ;;
 	esac
 done
@@ -28,6 +28,9 @@ if [ "$nodes" -gt 1 ]; then
 		numa+=(-object "memory-backend-ram,id=m$i,size=${permem}M"
 		       -numa "node,nodeid=$i,cpus=$((i * per))-$((i * per + per - 1)),memdev=m$i")
 	done
+elif [ "$threads" -gt 1 ]; then
+	# SMT siblings (core scheduling): one socket of CPUS / THREADS cores
+	smp="$cpus,sockets=1,cores=$((cpus / threads)),threads=$threads"
 fi
 
 tmp=$(mktemp -d)

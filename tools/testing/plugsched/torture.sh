@@ -26,7 +26,8 @@ for p in $POLICIES; do
 	logf=$OUT/$p.log
 	cmds="$(torture_cmds "$p" "$secs")
 s=\$(cat /sys/kernel/plugsched/state)
-case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *) echo \"ok 1 the watchdog never fired (state: \$s)\" ;; esac"
+case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *) echo \"ok 1 the watchdog never fired (state: \$s)\" ;; esac
+echo PLUGSCHED-END"
 	PLUGSCHED_QUIET=1 "$T/run.sh" -k "$B/debug/bzImage" -s "$p" -c 4 -n 2 -l "$logf" \
 		-t $((secs + 900)) "$cmds"
 	rc=$?
@@ -38,6 +39,21 @@ case \"\$s\" in fallback*) echo \"not ok 1 the watchdog never fired: \$s\" ;; *)
 	splat=$(grep -a -E "$BAD_PATTERNS|^/cmd: line [0-9]+: .*not found" "$logf" | head -5 || true)
 	[ -z "$splat" ] || { echo "$splat" | sed "s/^/[$p] # /"; bad=$((bad + 1)); }
 	[ "$rc" = 124 ] && { echo "[$p] not ok - the guest did not finish"; bad=$((bad + 1)); }
+	# A guest script that died half way, or a helper that lost results.
+	if grep -a -q PLUGSCHED-END "$logf"; then
+		echo "ok - $p torture: the guest ran its commands to the end"
+	else
+		echo "not ok - $p torture: the guest never reached its end marker"
+		bad=$((bad + 1))
+	fi
+	short=$(short_plans "$logf")
+	if [ -z "$short" ]; then
+		echo "ok - $p torture: every helper printed all the results it planned"
+	else
+		echo "$short" | sed "s/^/[$p] # short: test, planned, got: /"
+		echo "not ok - $p torture: a helper printed fewer results than planned"
+		bad=$((bad + 1))
+	fi
 	if [ "$bad" = 0 ] && [ "$okn" -gt 0 ]; then
 		pass=$((pass + 1))
 		echo "ok - $p survived $MINUTES min of torture ($okn checks; log $logf)"
