@@ -135,7 +135,7 @@ t plugsched_test knobs $NO_O1_KNOBS $NO_CFS_KNOBS $NO_SD_KNOBS $NO_ZAPHOD_KNOBS 
 t plugsched_test fair 4 2 0.95
 t plugsched_test nice 10 7 12
 t plugsched_test batch
-t plugsched_test rt 5000
+t plugsched_test rt
 t plugsched_test fork 2000
 t plugsched_test setattr
 $HB"
@@ -161,7 +161,7 @@ t plugsched_test nice 5 1.15 1.55 5000
 t plugsched_test nice 10 1.7 2.3 5000
 t plugsched_test starve 8 1000
 t plugsched_test interactive
-t plugsched_test rt 5000
+t plugsched_test rt
 t plugsched_test batch
 t plugsched_test fork 10000
 t plugsched_test setattr
@@ -199,7 +199,7 @@ t plugsched_test interactive
 t plugsched_test starve 8 200
 t plugsched_test childfirst 1
 t plugsched_test childfirst 0
-t plugsched_test rt 5000
+t plugsched_test rt
 t plugsched_test batch
 t plugsched_test fork 10000
 t plugsched_test setattr
@@ -233,7 +233,7 @@ t plugsched_test deadline 4 10 100 8 95
 t plugsched_test timeline 1 0.03 1100 1512 1520
 t plugsched_test timeline 2 0.15 5500 7560 7600
 t plugsched_test starve 8 400
-t plugsched_test rt 5000
+t plugsched_test rt
 t plugsched_test batch
 t plugsched_test fork 10000
 t plugsched_test setattr
@@ -263,7 +263,7 @@ t plugsched_test nice 5 2.75 3.37 3000
 echo pb > $ZM
 t plugsched_test deadline 4 10 100 8 95
 t plugsched_test fair 4 2 0.95
-t plugsched_test rt 5000
+t plugsched_test rt
 t plugsched_test batch
 t plugsched_test fork 10000
 t plugsched_test setattr
@@ -300,7 +300,7 @@ t plugsched_test numa locality 6 8 2500 5 95
 t plugsched_test fair 8 4 0.95
 t plugsched_test affinity
 t plugsched_test hotplug 3
-t plugsched_test rt 5000
+t plugsched_test rt
 t plugsched_test fork 2000
 $HB
 t plugsched_test numa homes

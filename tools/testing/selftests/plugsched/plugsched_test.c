@@ -10,7 +10,7 @@
  *   plugsched_test nice NICE MIN_RATIO MAX_RATIO [WARM_MS]
  *   plugsched_test starve NR_HOGS MAX_WAIT_MS
  *   plugsched_test interactive
- *   plugsched_test rt MAX_LATENCY_US
+ *   plugsched_test rt
  *   plugsched_test affinity
  *   plugsched_test hotplug ROUNDS
  *   plugsched_test fork COUNT
@@ -125,6 +125,8 @@ static void *shared(size_t size)
 }
 
 static int read_file(const char *path, char *buf, size_t size);
+static int switch_to(const char *name, uint64_t *ns);
+static const char *active_policy(void);
 
 /* This task's involuntary context switches, from /proc/self/status. */
 static uint64_t nvcsw_self(void)
@@ -746,27 +748,120 @@ static int test_zaphod(int argc, char **argv)
 	return 1;
 }
 
+/* rt: the samples of one side, the active policy (0) or eevdf (1). */
+struct rt_side {
+	int n;
+	uint64_t lat[2048];
+};
+
 /*
- * rt MAX_US: a SCHED_FIFO task preempts plugged hogs at once. Judged on the
- * 95th percentile: a policy that made it wait would show in most wakeups,
- * while the host deschedules a TCG vCPU for a few ms now and then.
+ * The SCHED_FIFO task of test_rt: 200 us of work every 5 ms on CPU 0 for
+ * @ms, each wakeup latency filed under the side *@side says (none while
+ * it is -1: a switch under way or just done).
+ */
+static void rt_periodic(int *side, struct rt_side *sides, int ms)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC), next = start, t;
+	struct sched_param sp = { .sched_priority = 50 };
+
+	pin(0, 0);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		ksft_exit_fail_msg("sched_setscheduler: %s\n", strerror(errno));
+	while ((t = now_ns(CLOCK_MONOTONIC)) < start + ms * MSEC) {
+		uint64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		struct timespec ts;
+		int s;
+
+		while (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < 200 * 1000ULL)
+			;
+		next += 5000 * 1000ULL;
+		ts.tv_sec = next / NSEC;
+		ts.tv_nsec = next % NSEC;
+		s = __atomic_load_n(side, __ATOMIC_RELAXED);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		t = now_ns(CLOCK_MONOTONIC);
+		/* the side must hold across the sleep, or the sample is void */
+		if (t > next && s >= 0 && s == __atomic_load_n(side, __ATOMIC_RELAXED) &&
+		    sides[s].n < 2048)
+			sides[s].lat[sides[s].n++] = t - next;
+		if (t > next + 5000 * 1000ULL)
+			next = t;	/* overran: start a new period */
+	}
+}
+
+static uint64_t side_pct(struct rt_side *r, int pc)
+{
+	return r->n ? r->lat[(r->n - 1) * pc / 100] : ~0ULL;
+}
+
+/*
+ * rt: a SCHED_FIFO task preempts plugged hogs at once: the plug class has
+ * no say in it, so its wakeup latency beside 3 hogs is mainline's. Judged
+ * against eevdf in the same run, not by an absolute: the active policy and
+ * eevdf alternate every 500 ms (switched to at run time), so that the
+ * host's load weighs on both alike (an absolute p95 <= 5 ms failed twice
+ * in a day when the host made eevdf's own p95 1.5-3.4 ms). The policy's
+ * p95 must be within 2x eevdf's, or within 2 ms of it where eevdf's is
+ * under 2 ms (each side has some 700 wakeups; a few of the 1-4 ms stalls a
+ * TCG vCPU gets from the host move a percentile by that much). p95, not
+ * p99: the plugged side's worst wakeups (up to 48-68 ms beside another
+ * guest, eevdf's 11-31 ms) follow the switches to the policy, which this
+ * test makes and users do not.
  */
 static int test_rt(int argc, char **argv)
 {
-	struct lat_result *res = shared(sizeof(*res));
-	uint64_t max_us = argc ? atoll(argv[0]) : 5000;
+	struct rt_side *sides = shared(2 * sizeof(*sides));
+	int *side = shared(sizeof(int));
+	uint64_t t, p95[2], bound;
+	char policy[32];
+	pid_t pids[3], p;
+	int i, k, seg;
 
+	snprintf(policy, sizeof(policy), "%s", active_policy());
 	ksft_set_plan(1);
-	run_periodic_under_hogs(3, SCHED_FIFO, 200, 5000, res);
-	ksft_print_msg("SCHED_FIFO: %d wakeups, p50/95/99/max %llu/%llu/%llu/%llu us\n",
-		       res->n, (unsigned long long)pct(res, 50) / 1000,
-		       (unsigned long long)pct(res, 95) / 1000,
-		       (unsigned long long)pct(res, 99) / 1000,
-		       (unsigned long long)pct(res, 100) / 1000);
-	ksft_test_result(res->n > 100 && pct(res, 95) / 1000 <= max_us,
-			 "SCHED_FIFO p95 wakeup latency %llu us <= %llu us under 3 hogs\n",
-			 (unsigned long long)pct(res, 95) / 1000,
-			 (unsigned long long)max_us);
+	__atomic_store_n(side, -1, __ATOMIC_RELAXED);
+	t = now_ns(CLOCK_MONOTONIC) + 200 * MSEC;
+	for (i = 0; i < 3; i++)
+		pids[i] = spawn_hog(i, 0, 0, t, t + 9500 * MSEC);
+	p = fork();
+	if (p == 0) {
+		rt_periodic(side, sides, 9500);
+		_exit(0);
+	}
+	/* 1 s of warm up under the policy, then 16 segments of 500 ms */
+	usleep(1200000);
+	for (t = now_ns(CLOCK_MONOTONIC), seg = 0; seg < 16; seg++) {
+		k = seg & 1;
+		__atomic_store_n(side, -1, __ATOMIC_RELAXED);
+		if (switch_to(k ? "eevdf" : policy, NULL))
+			ksft_exit_fail_msg("cannot switch to %s\n", k ? "eevdf" : policy);
+		usleep(50000);
+		__atomic_store_n(side, k, __ATOMIC_RELAXED);
+		t += 500 * MSEC;
+		while (now_ns(CLOCK_MONOTONIC) < t)
+			usleep(10000);
+	}
+	__atomic_store_n(side, -1, __ATOMIC_RELAXED);
+	switch_to(policy, NULL);
+	reap(p);
+	for (i = 0; i < 3; i++)
+		reap(pids[i]);
+	for (k = 0; k < 2; k++) {
+		qsort(sides[k].lat, sides[k].n, sizeof(uint64_t), cmp_u64);
+		p95[k] = side_pct(&sides[k], 95);
+		ksft_print_msg("SCHED_FIFO under %s: %d wakeups, ", k ? "eevdf" : policy,
+			       sides[k].n);
+		printf("p50/95/99/max %llu/%llu/%llu/%llu us\n",
+		       (unsigned long long)side_pct(&sides[k], 50) / 1000,
+		       (unsigned long long)p95[k] / 1000,
+		       (unsigned long long)side_pct(&sides[k], 99) / 1000,
+		       (unsigned long long)side_pct(&sides[k], 100) / 1000);
+	}
+	bound = p95[1] * 2 > p95[1] + 2000 * 1000 ? p95[1] * 2 : p95[1] + 2000 * 1000;
+	ksft_test_result(sides[0].n > 300 && sides[1].n > 300 && p95[0] <= bound,
+			 "SCHED_FIFO p95 wakeup latency under 3 hogs: %s %llu us, eevdf %llu us in the same run (<= %llu us)\n",
+			 policy, (unsigned long long)p95[0] / 1000,
+			 (unsigned long long)p95[1] / 1000, (unsigned long long)bound / 1000);
 	return 0;
 }
 
