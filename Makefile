@@ -1,6 +1,6 @@
 # plugsched: pluggable CPU schedulers for Linux 6.12 LTS.
 #
-#   make bench [QUICK=1] [POLICIES=..] [CPUS=2] [NODES=1] [RUNS=3]
+#   make bench [QUICK=1] [POLICIES=..] [CPUS=2] [NODES=1] [ROUNDS=3] [RUNS=1]
 #                 boot every policy, print comparison tables (main job)
 #   make test     check + kernels + boots + selftests + KUnit
 #   make kernel [DEBUG=1]   build build/bzImage (build/debug/bzImage)

@@ -99,6 +99,7 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_NICE,		/* every task weighs as nice 0 */
 	PLUGSCHED_BREAK_BALANCE,	/* no CPU ever pulls tasks */
 	PLUGSCHED_BREAK_PREEMPT,	/* a wakeup never preempts */
+	PLUGSCHED_BREAK_SLICE,		/* odd PIDs' run time counts twice */
 	PLUGSCHED_NR_BREAKS,
 };
 
@@ -409,13 +410,16 @@ static void update_curr_plug(struct rq *rq)
 	if (unlikely(delta <= 0))
 		return;
 
-	curr->plugsched.slice -= delta;
 	/*
 	 * As for the fair server: time plugged tasks run outside the server
 	 * counts against it, so that it only steps in when they starve.
 	 */
 	if (dl_server_active(&rq->plug_server))
 		dl_server_update(&rq->plug_server, delta);
+	/* The negative control: half the tasks pay twice for their time. */
+	if (plugsched_breaks(PLUGSCHED_BREAK_SLICE) && (curr->pid & 1))
+		delta *= 2;
+	curr->plugsched.slice -= delta;
 	if (ps_ops->charge)
 		ps_ops->charge(&rq->plug, curr, delta);
 }
@@ -2510,6 +2514,7 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_NICE]		= "nice",
 	[PLUGSCHED_BREAK_BALANCE]	= "balance",
 	[PLUGSCHED_BREAK_PREEMPT]	= "preempt",
+	[PLUGSCHED_BREAK_SLICE]		= "slice",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */

@@ -1,23 +1,35 @@
 #!/bin/bash
-# make bench [POLICIES="eevdf o1"] [CPUS=2] [NODES=1] [RUNS=3] [QUICK=1]
-# Boot the production kernel once per policy with the same CPU and memory
-# layout, run the same suite RUNS times in each, and print every figure as
-# median [min..max] beside its ratio to eevdf from the same run. Raw
-# numbers, tables, plots, the kernel config and every boot's command line
-# go to results/<date>/. QUICK=1: a reduced suite of a few minutes, run
-# once by make test.
+# make bench [POLICIES="eevdf o1"] [CPUS=2] [NODES=1] [ROUNDS=3] [RUNS=1] [QUICK=1]
+# Boot the production kernel in interleaved pairs, eevdf then a policy
+# with the same CPU and memory layout, ROUNDS rounds of every policy, and
+# run the same suite RUNS times in each boot. Every figure is printed as
+# the median [min..max] of the policy's runs, beside its ratio to eevdf:
+# the median over the rounds of the ratio within each pair, so that the
+# host's drift over the hour weighs on both sides of a ratio alike. numa
+# is benched on 4 CPUs in 2 nodes (NUMA_CPUS, NUMA_NODES), with its own
+# eevdf pairs. Raw numbers, tables, plots, the kernel config and every
+# boot's command line go to results/<date>/. QUICK=1: a reduced suite and
+# one eevdf boot for all policies, in one layout, run by make test so that
+# the bench never rots (its ratios are a smoke test, not figures to quote).
 . "$(dirname "$0")/lib.sh"
 
 T=$TOP/tools/testing/plugsched
 QUICK=${QUICK:-0}
 CPUS=${CPUS:-2} NODES=${NODES:-1}
-if [ "$QUICK" = 1 ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
+NUMA_CPUS=${NUMA_CPUS:-4} NUMA_NODES=${NUMA_NODES:-2}
+RUNS=${RUNS:-1}
+if [ "$QUICK" = 1 ]; then ROUNDS=1; else ROUNDS=${ROUNDS:-3}; fi
 "$T/kernel.sh" prod || die "kernel build failed"
 "$T/initramfs.sh" || die "initramfs build failed"
 OUT=$B/bench
 suffix=; [ "$QUICK" = 1 ] && suffix=-quick
-RES=${RESULTS:-$TOP/results/$(date +%Y-%m-%d-%H%M%S)$suffix}
+# Named by date and commit ("-dirty": with changes not committed), so that
+# a committed copy (bench/results/) says what it measured.
+commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -n "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] && commit=$commit-dirty
+RES=${RESULTS:-$TOP/results/$(date +%Y-%m-%d-%H%M%S)-$commit$suffix}
 mkdir -p "$OUT" "$RES/logs"
+echo "$commit" > "$RES/commit.txt"
 if [ -z "${POLICIES:-}" ]; then
 	PLUGSCHED_QUIET=1 "$T/run.sh" -c 1 -l "$OUT/available.log" \
 		"cat /sys/kernel/plugsched/available | sed 's/^/AVAILABLE /'" ||
@@ -40,48 +52,57 @@ else
 	CT_JOBS=200 CT_LOADS="none process write read mem" CYC_LOOPS=5000
 	PICK="10 100 1000 10000" PICK_SECS=2
 fi
-cmds="pb=plugsched_bench
-echo ACTIVE \$(cat /sys/kernel/plugsched/active)
-for r in \$(seq $RUNS); do
-  echo BENCH-RUN \$r
-  echo \"# run \$r of $RUNS: ping-pong\" >&2
-  plugsched_test pingpong 1 $TRIPS | grep ^BENCH
-  [ $CPUS -gt 1 ] && plugsched_test pingpong 2 $TRIPS | grep ^BENCH
-  for n in $PICK; do \$pb pickcost \$n $PICK_SECS; done
-  echo \"# run \$r: hackbench\" >&2
-  for g in $GROUPS_; do
-    echo BENCH hb_sock_proc_g\$g \$(hackbench -g \$g -l $LOOPS | sed -n 's/^Time: //p')
-    echo BENCH hb_pipe_proc_g\$g \$(hackbench -p -g \$g -l $LOOPS | sed -n 's/^Time: //p')
-    echo BENCH hb_sock_thread_g\$g \$(hackbench -T -g \$g -l $LOOPS | sed -n 's/^Time: //p')
-    echo BENCH hb_pipe_thread_g\$g \$(hackbench -p -T -g \$g -l $LOOPS | sed -n 's/^Time: //p')
-  done
-  echo \"# run \$r: interbench\" >&2
-  for s in $IB_SIMS; do for l in $IB_LOADS; do \$pb interbench \$s \$l $IB_SECS; done; done
-  echo \"# run \$r: fairness, contest, cyclictest\" >&2
-  \$pb fairness $CPUS $FAIR_SCALE 5500 7560 7600
-  for l in $CT_LOADS; do \$pb contest \$l $CT_JOBS $((CPUS * 2)); done
-  for c in \$(seq $CPUS); do \$pb burn 3600 & done
-  cyclictest -q -t $CPUS --policy=other -i 1000 -l $CYC_LOOPS -h 20000 -m 2>&1 | tr '\\t' ' ' > /tmp/cyc.out
-  kill \$(jobs -p) 2>/dev/null; wait 2>/dev/null
-  grep -E '^[0-9]+ ' /tmp/cyc.out | sed 's/^/CYCLIC /'
-  grep -E '^# Histogram Overflows' /tmp/cyc.out | sed 's/^/CYCLIC /'
-  echo ACTIVE \$(cat /sys/kernel/plugsched/active)
+# The suite runs as guest/bench.sh, sized by its environment.
+HB_GROUPS=$GROUPS_
+sizes=()
+for v in RUNS CPUS TRIPS PICK PICK_SECS HB_GROUPS LOOPS IB_SIMS IB_LOADS IB_SECS FAIR_SCALE \
+	 CT_LOADS CT_JOBS CYC_LOOPS; do
+	sizes+=("$v=$(printf %q "${!v}")")
 done
-echo BENCH-END"
+suite() { # CPUS: the guest command of the suite sized for that many CPUs
+	local CPUS=$1 v sizes=()
+	for v in RUNS CPUS TRIPS PICK PICK_SECS HB_GROUPS LOOPS IB_SIMS IB_LOADS IB_SECS \
+		 FAIR_SCALE CT_LOADS CT_JOBS CYC_LOOPS; do
+		sizes+=("$v=$(printf %q "${!v}")")
+	done
+	echo "${sizes[*]} sh /guest/bench.sh"
+}
+cmds=$(suite "$CPUS")
 
-start=$(date +%s) n=0 total=$(echo $POLICIES | wc -w) per="" bad=""
-for pol in $POLICIES; do
-	n=$((n + 1))
+# The plan: LABEL POLICY CPUS NODES per boot, and the pairs the report
+# takes its ratios from: ROUND POLICY EEVDF-LABEL LABEL LAYOUT.
+plan=() : > "$RES/pairs.txt"
+if [ "$QUICK" = 1 ]; then
+	plan+=("eevdf eevdf $CPUS $NODES")
+	for pol in ${POLICIES#eevdf}; do
+		plan+=("$pol $pol $CPUS $NODES")
+		echo "1 $pol eevdf $pol ${CPUS}x$NODES" >> "$RES/pairs.txt"
+	done
+else
+	for r in $(seq "$ROUNDS"); do
+		for pol in ${POLICIES#eevdf}; do
+			c=$CPUS n=$NODES
+			[ "$pol" = numa ] && c=$NUMA_CPUS n=$NUMA_NODES
+			plan+=("r$r-$pol-eevdf eevdf $c $n" "r$r-$pol $pol $c $n")
+			echo "$r $pol r$r-$pol-eevdf r$r-$pol ${c}x$n" >> "$RES/pairs.txt"
+		done
+	done
+fi
+
+start=$(date +%s) i=0 total=${#plan[@]} bad=""
+for b in "${plan[@]}"; do
+	read -r label pol c n <<< "$b"
+	i=$((i + 1))
 	left=""
-	[ -n "$per" ] && left=", ~$(( (total - n + 1) * per / 60 + 1 )) min left"
-	log "boot $n/$total: sched=$pol, $CPUS CPUs, $NODES node(s), $RUNS run(s)$left"
-	t0=$(date +%s)
-	echo "# $pol: run.sh -s $pol -c $CPUS -n $NODES (suite below); QEMU:" >> "$RES/cmdlines.txt"
-	PLUGSCHED_CMDLINES=$RES/cmdlines.txt PLUGSCHED_QUIET=1 "$T/run.sh" -s "$pol" -c "$CPUS" -n "$NODES" -l "$RES/logs/$pol.log" \
-		-t 3600 "$cmds" || log "warning: $pol run did not finish cleanly"
+	[ $i -gt 1 ] && left=", ~$(( ($(date +%s) - start) * (total - i + 1) / (i - 1) / 60 + 1 )) min left"
+	log "boot $i/$total ($label): sched=$pol, $c CPUs, $n node(s), $RUNS run(s)$left"
+	echo "# $label: run.sh -s $pol -c $c -n $n (suite below); QEMU:" >> "$RES/cmdlines.txt"
+	PLUGSCHED_CMDLINES=$RES/cmdlines.txt PLUGSCHED_QUIET=1 "$T/run.sh" -s "$pol" -c "$c" -n "$n" \
+		-l "$RES/logs/$label.log" -t 3600 "$(suite "$c")" ||
+		log "warning: $label run did not finish cleanly"
 	# Provenance: figures under $pol were measured under $pol, to the
 	# end (no fall back to eevdf in between), in a clean boot.
-	logf=$RES/logs/$pol.log
+	logf=$RES/logs/$label.log
 	why=
 	seen=$(grep -a '^ACTIVE ' "$logf" | tr -d '\r' | cut -d' ' -f2 | sort -u | tr '\n' ' ' || true)
 	[ "$seen" = "$pol " ] || why="active policy during the suite: '${seen% }', not $pol"
@@ -89,18 +110,25 @@ for pol in $POLICIES; do
 	splat=$(grep -a -E "$BAD_PATTERNS" "$logf" | head -3 | tr -d '\r' || true)
 	[ -z "$splat" ] || why="${why:+$why; }splat in the log: $(echo "$splat" | head -1)"
 	if [ -n "$why" ]; then
-		log "error: bench boot $pol: $why"
-		echo "$pol: $why" >> "$RES/rejected.txt"
-		bad="$bad $pol"
+		log "error: bench boot $label: $why"
+		echo "$label: $why" >> "$RES/rejected.txt"
+		bad="$bad $label"
 	fi
-	per=$(( $(date +%s) - t0 ))
 done
-case " $bad " in *" eevdf "*) die "the eevdf boot, the yardstick, is rejected: see $RES/rejected.txt" ;; esac
-# A rejected boot's figures are never shown, under its name or another.
-for pol in $bad; do POLICIES=$(echo " $POLICIES " | sed "s/ $pol / /"); done
-POLICIES=$(echo $POLICIES)
-echo "# the suite, run in each guest:" >> "$RES/cmdlines.txt"
-echo "$cmds" >> "$RES/cmdlines.txt"
+# A rejected boot's figures are never shown, under its name or another:
+# its pairs go, and a policy left without a pair is not in the tables.
+for label in $bad; do
+	awk -v l="$label" '$3 != l && $4 != l' "$RES/pairs.txt" > "$RES/pairs.tmp"
+	mv "$RES/pairs.tmp" "$RES/pairs.txt"
+done
+kept=eevdf
+for pol in ${POLICIES#eevdf}; do
+	awk -v p="$pol" '$2 == p { f = 1 } END { exit !f }' "$RES/pairs.txt" && kept="$kept $pol"
+done
+[ "$kept" = eevdf ] && die "no pair of boots left to compare: see $RES/rejected.txt"
+POLICIES=$kept
+echo "# the suite, run in each guest ($CPUS CPUs): $cmds, where /guest/bench.sh is:" >> "$RES/cmdlines.txt"
+cat "$T/guest/bench.sh" >> "$RES/cmdlines.txt"
 
 rc=0
 python3 "$T/bench_report.py" "$RES" $POLICIES | tee "$RES/tables.txt" || rc=$?

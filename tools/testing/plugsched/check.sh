@@ -45,6 +45,11 @@ for line in sys.stdin:
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
 report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on patches/"
 
+# The guest scripts, run by busybox sh: POSIX sh, shellcheck clean.
+out=$(cd "$TOP/tools/testing/plugsched/guest" && shellcheck -s sh -x --source-path=SCRIPTDIR ./*.sh 2>&1)
+report $? "shellcheck on the guest scripts (tools/testing/plugsched/guest)"
+[ -z "$out" ] || echo "$out" | head -20 | sed 's/^/# /'
+
 # sparse: rebuild every object we add and the files our hooks touch with
 # C=2, in the production tree and in the debug one (CONFIG_PLUGSCHED_DEBUG
 # code, the test-only policy). A build error is a failure of its own.

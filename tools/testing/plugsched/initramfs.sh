@@ -13,7 +13,7 @@ kst=$KSRC/tools/testing/selftests
 
 [ -f "$kst/kselftest.h" ] || die "no patched tree in $KSRC: run make kernel first"
 newest=$(ls -t "$st"/* "$TOP"/tools/testing/plugsched/init "$TOP"/tools/testing/plugsched/bench/* \
-	"$0" | head -1)
+	"$TOP"/tools/testing/plugsched/guest/* "$0" | head -1)
 [ -f "$out" ] && [ "$out" -nt "$newest" ] && exit 0
 
 log "building initramfs"
@@ -26,11 +26,13 @@ done
 
 # The selftests, static so that they need nothing in the guest: built from
 # the project's copy (the patched tree's may be older), beside kselftest.h.
+# (A fresh copy: a file gone from $st must not stay in the build.)
+rm -rf "$B/selftests/plugsched"
 mkdir -p "$B/selftests/plugsched"
 cp "$kst/kselftest.h" "$B/selftests/"
-cp "$st/plugsched_test.c" "$st/plugsched_timeline.h" "$B/selftests/plugsched/"
+cp "$st"/*.c "$st"/*.h "$B/selftests/plugsched/"
 gcc -O2 -Wall -Werror -static -o "$root/usr/bin/plugsched_test" \
-	"$B/selftests/plugsched/plugsched_test.c" -lpthread
+	"$B/selftests/plugsched/"*.c -lpthread
 # make bench's own workloads (interbench-, contest-like, fairness, pick cost).
 gcc -O2 -Wall -Werror -static -o "$root/usr/bin/plugsched_bench" \
 	"$TOP/tools/testing/plugsched/bench/plugsched_bench.c" -lpthread -lm
@@ -44,6 +46,9 @@ for bin in /usr/bin/hackbench /usr/bin/cyclictest /usr/bin/stress-ng; do
 	done
 done
 
+# The boots' guest scripts (make test, make torture, make bench).
+mkdir -p "$root/guest"
+cp "$TOP"/tools/testing/plugsched/guest/*.sh "$root/guest/"
 cp "$TOP/tools/testing/plugsched/init" "$root/init"
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"

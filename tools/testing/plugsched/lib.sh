@@ -11,7 +11,7 @@ JOBS=$(nproc)
 # Packages every script here may need; installed on demand.
 PACKAGES="linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
 cpio ccache sparse qemu-system-x86 busybox-static rt-tests stress-ng rsync git
-xz-utils perl python3 kmod gnuplot-nox"
+xz-utils perl python3 kmod gnuplot-nox shellcheck"
 
 # ccache shared by every clone of the project on this machine.
 export CCACHE_BASEDIR=$TOP
@@ -76,6 +76,10 @@ PLUGSCHED_POLICIES="o1 cfs sd zaphod numa"
 # Lines a correct kernel never logs.
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|detected stall|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
 
+# Lines of a guest script's shell error: a command not found, a syntax
+# error (busybox runs the lines before it), a failed redirection.
+GUEST_ERRORS='^/(guest/[^ ]*|cmd): line [0-9]+: |^sh: '
+
 # Knobs the torture writes at random, in ranges where a correct policy
 # keeps every wait under the watchdog's default limit (o1 lets an expired
 # task wait o1_starvation_limit_ms x the CPU's runnable tasks, and not at
@@ -116,68 +120,6 @@ torture_watchdog_ms() {
 	o1|numa) echo 120000 ;;
 	*) echo 30000 ;;
 	esac
-}
-
-# torture_cmds POLICY SECONDS: the guest commands of a torture run. At once:
-# stress-ng's scheduler stressors (exec as an unprivileged user: stress-ng
-# skips it as root), sched_setattr/affinity churn, random knob writes and
-# hotplug cycling of every CPU but 0. Prints TAP lines.
-torture_cmds() {
-	local policy=$1 secs=$2
-	cat <<EOT
-echo $(torture_watchdog_ms "$policy") > /proc/sys/kernel/plugsched_watchdog_ms
-chmod 1777 /tmp
-sng="stress-ng --temp-path /tmp --timeout ${secs}s --metrics-brief"
-\$sng --cpu 2 --switch 2 --yield 2 --fork 2 --schedpolicy 2 --affinity 2 --nice 2 \
-	--pipe 2 --futex 2 --hrtimers 2 > /tmp/sng.out 2>&1 &
-s1=\$!
-grep -q ^nobody: /etc/passwd 2>/dev/null || echo 'nobody:x:65534:65534::/tmp:/bin/sh' >> /etc/passwd
-su -s /bin/sh nobody -c "\$sng --exec 2" > /tmp/sng-exec.out 2>&1 &
-s2=\$!
-plugsched_test churn $secs > /tmp/churn.out 2>&1 &
-c=\$!
-plugsched_test knobfuzz $secs $(torture_knobs "$policy") > /tmp/knob.out 2>&1 &
-k=\$!
-ncpu=\$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
-# (Offlining fails with EBUSY while SCHED_DEADLINE tasks of the
-# schedpolicy stressor need the CPU's bandwidth: counted apart.)
-hp=0 hpbusy=0 hpfail=0 end=\$(( \$(date +%s) + $secs - 2 ))
-while [ \$(date +%s) -lt \$end ]; do
-	for cpu in \$(seq 1 \$((ncpu - 1))); do
-		f=/sys/devices/system/cpu/cpu\$cpu/online
-		if echo 0 2>/tmp/hp.err > \$f; then
-			hp=\$((hp + 1))
-		elif grep -q busy /tmp/hp.err; then
-			hpbusy=\$((hpbusy + 1))
-		else
-			hpfail=\$((hpfail + 1))
-		fi
-		sleep 0.2
-		[ \$(cat \$f) = 1 ] || echo 1 > \$f || hpfail=\$((hpfail + 1))
-	done
-done
-wait \$s1; r1=\$?
-wait \$s2; r2=\$?
-# Each helper's whole output (its plan included, for short_plans) and its
-# exit status: one that died half way must not pass for one that passed.
-wait \$c; rc=\$?; cat /tmp/churn.out; echo '# t-end'
-[ \$rc = 0 ] && echo 'ok 1 churn exited 0' || echo "not ok 1 churn exited \$rc"
-wait \$k; rc=\$?; cat /tmp/knob.out; echo '# t-end'
-[ \$rc = 0 ] && echo 'ok 1 knobfuzz exited 0' || echo "not ok 1 knobfuzz exited \$rc"
-grep -q 'successful run completed' /tmp/sng.out && [ \$r1 = 0 ] && echo "ok 1 stress-ng scheduler stressors completed (${secs}s)" || { echo "not ok 1 stress-ng scheduler stressors: exit \$r1"; tail -5 /tmp/sng.out | sed 's/^/# /'; }
-grep -q 'successful run completed' /tmp/sng-exec.out && [ \$r2 = 0 ] && echo 'ok 1 stress-ng exec stressor completed' || { echo "not ok 1 stress-ng exec stressor: exit \$r2"; tail -5 /tmp/sng-exec.out | sed 's/^/# /'; }
-missing=
-for s in cpu switch yield fork schedpolicy affinity nice pipe futex hrtimers; do
-	grep -q "metrc: .* \$s  *[1-9][0-9]* " /tmp/sng.out || missing="\$missing \$s"
-done
-grep -q "metrc: .* exec  *[1-9][0-9]* " /tmp/sng-exec.out || missing="\$missing exec"
-[ -z "\$missing" ] && echo 'ok 1 every stressor reported work done' || echo "not ok 1 stressors without work:\$missing"
-[ \$hp -gt 0 ] && [ \$hpfail = 0 ] && echo "ok 1 \$hp CPU offline/online cycles (\$hpbusy offlines refused: deadline bandwidth)" || echo "not ok 1 \$hp CPU offline/online cycles, \$hpfail failed writes"
-sleep 1
-left=\$(grep -l -E '^(stress-ng|plugsched_test)' /proc/[0-9]*/comm 2>/dev/null | wc -l)
-zombies=\$(grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l)
-[ "\$left" = 0 ] && [ "\$zombies" = 0 ] && echo 'ok 1 every process started was reaped' || echo "not ok 1 \$left stress processes left, \$zombies zombies"
-EOT
 }
 
 # short_plans LOG: selftests in a boot log that printed fewer results than

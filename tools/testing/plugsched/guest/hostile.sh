@@ -1,0 +1,17 @@
+#!/bin/sh
+# hostile.sh: an unprivileged hog toggling its policy or affinity, itself
+# or from a sibling, leaves a plain hog 40% of one CPU under every policy
+# and eevdf. The host boots one CPU online of two possible, so that an
+# affinity mask with CPU 1 differs from one without while the task stays
+# where it is. Each of the four ways runs 2 s: a share is counted in
+# whole slices, up to 100 ms (o1's), 5% of the window, so a fair 50% reads
+# 45% at worst (47.4..69.0% seen at 3 s), still above the 40% bound.
+# shellcheck source=lib.sh
+. /guest/lib.sh
+for p in $(policies); do
+	switch_to "$p"
+	t plugsched_test names "$p"
+	t plugsched_test hostile 2 40
+done
+switch_to eevdf
+finish

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How CPU hogs share the CPUs: evenly (Jain index), by nice weight, with no
+ * task starved, and SCHED_BATCH and SCHED_IDLE against normal tasks.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "plugsched.h"
+
+static double jain(const double *x, int n)
+{
+	double sum = 0, sq = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	return sq ? sum * sum / (n * sq) : 0;
+}
+
+/* fair N CPUS MIN_JAIN: N equal hogs on CPUS CPUs share them evenly. */
+static int test_fair(int argc, char **argv)
+{
+	int n, ncpu, i;
+	double x[MAX_HOGS], j, min_jain;
+
+	if (argc < 3)
+		ksft_exit_fail_msg("usage: fair N CPUS MIN_JAIN\n");
+	n = atoi(argv[0]);
+	ncpu = atoi(argv[1]);
+	min_jain = atof(argv[2]);
+	if (ncpu > nr_cpus() || n > MAX_HOGS)
+		ksft_exit_skip("needs %d CPUs\n", ncpu);
+	ksft_set_plan(1);
+
+	/* Hogs are unpinned but confined to the first ncpu CPUs. */
+	{
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		for (i = 0; i < ncpu; i++)
+			CPU_SET(i, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	run_hogs(n, ncpu, NULL, 3000, 0);
+	unpin(0);
+	for (i = 0; i < n; i++) {
+		x[i] = hogs[i].cpu_ns / 1e6;
+		ksft_print_msg("hog %d: %.0f ms CPU\n", i, x[i]);
+	}
+	j = jain(x, n);
+	ksft_test_result(j >= min_jain, "%d hogs on %d CPUs: Jain index %.4f >= %.2f\n",
+			 n, ncpu, j, min_jain);
+	return 0;
+}
+
+/*
+ * nice N MIN MAX [WARM_MS]: nice 0 vs nice N on one CPU, CPU ratio in
+ * [MIN, MAX], measured after WARM_MS of running (a policy with a sleep
+ * bonus first has to learn that the hogs are hogs).
+ */
+static int test_nice(int argc, char **argv)
+{
+	int nice[2] = { 0, 0 };
+	double ratio, lo, hi;
+
+	if (argc < 3)
+		ksft_exit_fail_msg("usage: nice N MIN MAX\n");
+	nice[1] = atoi(argv[0]);
+	lo = atof(argv[1]);
+	hi = atof(argv[2]);
+	ksft_set_plan(1);
+
+	run_hogs_warm(2, 1, nice, 4000, 1, argc > 3 ? atoi(argv[3]) : 0);
+	ratio = (double)hogs[0].cpu_ns / (hogs[1].cpu_ns ? hogs[1].cpu_ns : 1);
+	ksft_test_result(ratio >= lo && ratio <= hi,
+			 "nice 0 / nice %d CPU ratio %.2f in [%.2f, %.2f] (%llu / %llu ms)\n",
+			 nice[1], ratio, lo, hi,
+			 (unsigned long long)(hogs[0].cpu_ns / MSEC),
+			 (unsigned long long)(hogs[1].cpu_ns / MSEC));
+	return 0;
+}
+
+/* starve N MAX_MS: N hogs on one CPU, none waits longer than MAX_MS. */
+static int test_starve(int argc, char **argv)
+{
+	uint64_t worst = 0;
+	int n, i, max_ms;
+
+	if (argc < 2)
+		ksft_exit_fail_msg("usage: starve N MAX_MS\n");
+	n = atoi(argv[0]);
+	max_ms = atoi(argv[1]);
+	ksft_set_plan(1);
+
+	run_hogs(n, 1, NULL, 4000, 1);
+	for (i = 0; i < n; i++) {
+		if (hogs[i].max_gap_ns > worst)
+			worst = hogs[i].max_gap_ns;
+		ksft_print_msg("hog %d: %llu ms CPU, longest wait %llu ms\n", i,
+			       (unsigned long long)(hogs[i].cpu_ns / MSEC),
+			       (unsigned long long)(hogs[i].max_gap_ns / MSEC));
+	}
+	ksft_test_result(worst <= max_ms * MSEC && worst > 0,
+			 "%d hogs on one CPU: longest wait %llu ms <= %d ms\n", n,
+			 (unsigned long long)(worst / MSEC), max_ms);
+	return 0;
+}
+
+/*
+ * batch: SCHED_IDLE runs only when nothing else wants the CPU; a
+ * SCHED_BATCH hog still gets its share, the policy's batch_share of the
+ * normal hog's at least.
+ */
+static int test_batch(int argc, char **argv)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC;
+	double share = bounds()->batch_share;
+	struct sched_param sp = { 0 };
+	pid_t pids[3];
+	int i;
+
+	ksft_set_plan(2);
+	for (i = 0; i < 3; i++)
+		pids[i] = spawn_hog(i, 0, 0, start, start + 3000 * MSEC);
+	sched_setscheduler(pids[1], SCHED_BATCH, &sp);
+	sched_setscheduler(pids[2], SCHED_IDLE, &sp);
+	for (i = 0; i < 3; i++)
+		reap(pids[i]);
+	ksft_print_msg("normal %llu ms, batch %llu ms, idle %llu ms\n",
+		       (unsigned long long)(hogs[0].cpu_ns / MSEC),
+		       (unsigned long long)(hogs[1].cpu_ns / MSEC),
+		       (unsigned long long)(hogs[2].cpu_ns / MSEC));
+	ksft_test_result(hogs[2].cpu_ns * 20 < hogs[0].cpu_ns + hogs[1].cpu_ns,
+			 "SCHED_IDLE hog got %llu ms, under 5%% of the CPU\n",
+			 (unsigned long long)(hogs[2].cpu_ns / MSEC));
+	ksft_test_result(hogs[1].cpu_ns >= share * hogs[0].cpu_ns,
+			 "SCHED_BATCH hog got %llu ms, at least %.2f of the normal hog's %llu ms under %s\n",
+			 (unsigned long long)(hogs[1].cpu_ns / MSEC), share,
+			 (unsigned long long)(hogs[0].cpu_ns / MSEC), active_policy());
+	return 0;
+}
+
+PLUGSCHED_TEST("fair", test_fair, "NR_HOGS NR_CPUS MIN_JAIN",
+	       "equal hogs on NR_CPUS CPUs share them evenly");
+PLUGSCHED_TEST("nice", test_nice, "NICE MIN_RATIO MAX_RATIO [WARM_MS]",
+	       "nice 0 vs nice NICE on one CPU: the CPU ratio is in bounds");
+PLUGSCHED_TEST("starve", test_starve, "NR_HOGS MAX_WAIT_MS",
+	       "hogs on one CPU: none waits longer than MAX_WAIT_MS");
+PLUGSCHED_TEST("batch", test_batch, "",
+	       "SCHED_IDLE runs only on an idle CPU; SCHED_BATCH gets its share");

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The helpers the plugsched selftests share: time, pinning, hogs that
+ * measure themselves, /proc and sysfs files, knobs and policy switches.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plugsched.h"
+
+/* The counters of kselftest.h, one set for every file (see plugsched.h). */
+struct ksft_count plugsched_ksft_counts;
+unsigned int plugsched_ksft_planned;
+
+struct hog *hogs;
+
+uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+void pin(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(pid, sizeof(set), &set))
+		ksft_exit_fail_msg("sched_setaffinity(%d, cpu %d): %s\n", pid, cpu,
+				   strerror(errno));
+}
+
+void unpin(pid_t pid)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &set);
+	sched_setaffinity(pid, sizeof(set), &set);
+}
+
+int nr_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void *shared(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	memset(p, 0, size);
+	return p;
+}
+
+/* This task's involuntary context switches, from /proc/self/status. */
+static uint64_t nvcsw_self(void)
+{
+	char buf[4096], *s;
+
+	if (read_file("/proc/self/status", buf, sizeof(buf)) <= 0)
+		return 0;
+	s = strstr(buf, "nonvoluntary_ctxt_switches:");
+	return s ? strtoull(s + strlen("nonvoluntary_ctxt_switches:"), NULL, 10) : 0;
+}
+
+/*
+ * A CPU hog measuring itself from @start to @end (CLOCK_MONOTONIC ns):
+ * its CPU time, the longest stretch it did not run, and how often it was
+ * preempted.
+ */
+void hog_body(struct hog *h, uint64_t start, uint64_t end)
+{
+	uint64_t t, last, cpu0;
+
+	while (now_ns(CLOCK_MONOTONIC) < start)
+		;
+	h->nvcsw = nvcsw_self();
+	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	last = now_ns(CLOCK_MONOTONIC);
+	h->edge_gap_ns = last - start;
+	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
+		if (t - last > h->max_gap_ns)
+			h->max_gap_ns = t - last;
+		if (t - last > 200000)
+			h->switches++;
+		last = t;
+	}
+	if (t - last > h->edge_gap_ns)
+		h->edge_gap_ns = t - last;
+	h->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	h->nvcsw = nvcsw_self() - h->nvcsw;
+	h->last_cpu = sched_getcpu();
+}
+
+/* Fork a hog on @cpu (-1: any) at @nice, measuring the given window. */
+pid_t spawn_hog(int idx, int cpu, int nice, uint64_t start, uint64_t end)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid == 0) {
+		if (cpu >= 0)
+			pin(0, cpu);
+		if (nice && setpriority(PRIO_PROCESS, 0, nice))
+			_exit(2);
+		hog_body(&hogs[idx], start, end);
+		_exit(0);
+	}
+	return pid;
+}
+
+int reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Write @val to @path in one write(); return 0 or -errno. */
+int write_file(const char *path, const char *val, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/*
+ * Run @n hogs for @ms on CPUs 0..@ncpu-1 (round robin) at the given nices,
+ * measuring after @warm_ms of running (steady state).
+ */
+void run_hogs_warm(int n, int ncpu, const int *nice, int ms, int pinned,
+		   int warm_ms)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + (300 + warm_ms) * MSEC;
+	pid_t pids[MAX_HOGS];
+	int i;
+
+	for (i = 0; i < n; i++)
+		pids[i] = spawn_hog(i, pinned ? i % ncpu : -1, nice ? nice[i] : 0,
+				    start, start + ms * MSEC);
+	for (i = 0; i < n; i++)
+		if (reap(pids[i]))
+			ksft_exit_fail_msg("hog %d failed\n", i);
+}
+
+void run_hogs(int n, int ncpu, const int *nice, int ms, int pinned)
+{
+	run_hogs_warm(n, ncpu, nice, ms, pinned, 0);
+}
+
+/*
+ * A periodic task: runs @run_us then sleeps until the next @period_us,
+ * recording its wakeup latencies (ns) after @warm_ms into @lat.
+ */
+int periodic(int cpu, int policy, int run_us, int period_us, int warm_ms,
+	     int ms, uint64_t *lat, int max)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC), next = start, t;
+	struct sched_param sp = { .sched_priority = policy == SCHED_FIFO ? 50 : 0 };
+	int n = 0;
+
+	pin(0, cpu);
+	if (sched_setscheduler(0, policy, &sp))
+		ksft_exit_fail_msg("sched_setscheduler: %s\n", strerror(errno));
+	while ((t = now_ns(CLOCK_MONOTONIC)) < start + ms * MSEC) {
+		uint64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		struct timespec ts;
+
+		while (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < run_us * 1000ULL)
+			;
+		next += period_us * 1000ULL;
+		ts.tv_sec = next / NSEC;
+		ts.tv_nsec = next % NSEC;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		t = now_ns(CLOCK_MONOTONIC);
+		if (t > next && t - start > warm_ms * MSEC && n < max)
+			lat[n++] = t - next;
+		if (t > next + period_us * 1000ULL)
+			next = t;	/* overran: start a new period */
+	}
+	return n;
+}
+
+uint64_t pct(const struct lat_result *r, int pc)
+{
+	return r->n ? r->lat[(r->n - 1) * pc / 100] : ~0ULL;
+}
+
+/* A number from /proc/@pid/sched ("name : value"), or -1. */
+long long sched_field(pid_t pid, const char *name)
+{
+	char path[64], buf[8192], *s;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	s = strstr(buf, name);
+	if (s)
+		s = strchr(s, ':');
+	return s ? strtoll(s + 1, NULL, 10) : -1;
+}
+
+int knob_int(const char *name)
+{
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		ksft_exit_fail_msg("cannot read %s\n", path);
+	return atoi(buf);
+}
+
+void set_knob(const char *name, int val)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	snprintf(buf, sizeof(buf), "%d", val);
+	if (write_file(path, buf, strlen(buf)))
+		ksft_exit_fail_msg("cannot set %s to %d\n", name, val);
+}
+
+/* The CPU a task last ran on, from DIR/stat (DIR: /proc/PID[/task/TID]). */
+int task_last_cpu(const char *dir)
+{
+	char path[200], buf[1024], *s;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	s = strrchr(buf, ')');
+	/* field 39 "processor"; s points at the end of field 2 */
+	for (i = 2; s && i < 39; i++)
+		s = strchr(s + 1, ' ');
+	return s ? atoi(s + 1) : -1;
+}
+
+int task_cpu_of(pid_t pid)
+{
+	char dir[32];
+
+	snprintf(dir, sizeof(dir), "/proc/%d", pid);
+	return task_last_cpu(dir);
+}
+
+/* "Cpus_allowed:" of a task's status as a bit mask of the first 64 CPUs. */
+uint64_t task_allowed(const char *dir)
+{
+	char path[200], buf[4096], *s, *e;
+	uint64_t mask = 0;
+
+	snprintf(path, sizeof(path), "%s/status", dir);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	s = strstr(buf, "Cpus_allowed:");
+	if (!s)
+		return 0;
+	s += strlen("Cpus_allowed:");
+	e = strchr(s, '\n');
+	if (e)
+		*e = '\0';
+	/* the last 64 bits: up to 16 hex digits after the last comma */
+	e = strrchr(s, ',');
+	mask = strtoull(e ? e + 1 : s, NULL, 16);
+	return mask;
+}
+
+/* Burn @ms of CPU time, then exit. */
+void burn_cpu(int ms)
+{
+	uint64_t c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+
+	while (now_ns(CLOCK_PROCESS_CPUTIME_ID) - c0 < ms * MSEC)
+		;
+}
+
+const char *active_policy(void)
+{
+	static char name[32];
+
+	if (read_file("/sys/kernel/plugsched/active", name, sizeof(name)) <= 0)
+		return "unknown";
+	name[strcspn(name, "\n")] = '\0';
+	return name;
+}
+
+/*
+ * Bounds that follow from each policy's design, keyed by
+ * /sys/kernel/plugsched/active; the first row is the default.
+ *
+ * @batch_share: SCHED_BATCH hog's CPU / the normal hog's, on one CPU. A
+ * batch task weighs as nice 0 and differs only in never preempting on
+ * wakeup, which hogs never do: 1:1 by design, 0.8 for the start of the
+ * window (seen 0.94-1.12). o1 and numa: the normal hog starts with the
+ * credit of its sleep before the window, which the interactivity
+ * estimator lets it spend first, up to about a second of its three
+ * (seen 0.28-0.43).
+ */
+static const struct policy_bounds policy_bounds[] = {
+	{ "eevdf",	0.8 },
+	{ "o1",		0.25 },
+	{ "numa",	0.25 },
+};
+
+const struct policy_bounds *bounds(void)
+{
+	const char *name = active_policy();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(policy_bounds); i++)
+		if (!strcmp(policy_bounds[i].policy, name))
+			return &policy_bounds[i];
+	return &policy_bounds[0];
+}
+
+void read_line(const char *path, char *buf, size_t size)
+{
+	if (read_file(path, buf, size) < 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+long read_long(const char *path)
+{
+	char buf[64];
+
+	read_line(path, buf, sizeof(buf));
+	return buf[0] ? strtol(buf, NULL, 10) : -1;
+}
+
+/* Write @name to active; return 0 or -errno, and the time it took. */
+int switch_to(const char *name, uint64_t *ns)
+{
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+	int err = write_file(PS_SYSFS "active", name, strlen(name));
+
+	if (ns)
+		*ns = now_ns(CLOCK_MONOTONIC) - t0;
+	return err;
+}
