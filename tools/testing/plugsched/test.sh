@@ -50,8 +50,6 @@ step debug "build the debug kernel (lockdep, DEBUG_ATOMIC_SLEEP, UBSAN)"
 step check "checkpatch and sparse"
 count_lines < <("$T/check.sh" 2>&1)
 
-PS=/sys/kernel/plugsched
-
 # kunit_passed SUITE BOOT: the KUnit suite ran in that boot, all cases passed.
 kunit_passed() {
 	local sum
