@@ -376,6 +376,17 @@ static inline u16 plugsched_task_owner(const struct task_struct *p)
 	return p->plugsched.flags & PLUGSCHED_TF_OWNER;
 }
 
+/*
+ * The node all of @p's allowed CPUs lie in, else NUMA_NO_NODE. The mask,
+ * not cpus_ptr: migrate_disable() pins cpus_ptr to one CPU for a while.
+ */
+static int plugsched_mask_node(const struct task_struct *p)
+{
+	int node = cpu_to_node(cpumask_first(&p->cpus_mask));
+
+	return cpumask_subset(&p->cpus_mask, cpumask_of_node(node)) ? node : NUMA_NO_NODE;
+}
+
 /* Give @p fresh state of @ops, the active policy; @p is not queued. */
 static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_struct *p)
 {
@@ -385,7 +396,8 @@ static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_s
 	p->plugsched.slice = 0;
 	p->plugsched.last_ran = 0;
 	p->plugsched.runnable_at = plugsched_now(&task_rq(p)->plug);
-	p->plugsched.home_node = NUMA_NO_NODE;
+	/* Bound to one node (a per-CPU kthread): at home there from the start. */
+	p->plugsched.home_node = ops->home_nodes ? plugsched_mask_node(p) : NUMA_NO_NODE;
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
 	p->plugsched.flags &= ~(PLUGSCHED_TF_OWNER | PLUGSCHED_TF_QUEUED);
 	p->plugsched.flags |= ps_owner;
@@ -711,8 +723,14 @@ static void task_fork_plug(struct task_struct *p)
 
 static void switched_to_plug(struct rq *rq, struct task_struct *p)
 {
+	int node;
+
 	/* Time in another class (RT, a PI boost) was no wait of the policy's. */
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
+	/* Its affinity may have changed there, unseen by set_cpus_allowed_plug(). */
+	node = ps_ops->home_nodes ? plugsched_mask_node(p) : NUMA_NO_NODE;
+	if (node != NUMA_NO_NODE)
+		p->plugsched.home_node = node;
 	if (task_on_rq_queued(p) && !task_current(rq, p))
 		wakeup_preempt(rq, p, 0);
 }
@@ -1323,16 +1341,20 @@ static int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_fla
 	return plugsched_select_cpu(p, prev_cpu, wake_flags);
 }
 
-/* A task bound to one node's CPUs (a per-CPU kthread) is at home there. */
+/*
+ * A task bound to one node's CPUs (a per-CPU kthread) is at home there.
+ * migrate_disable() and migrate_enable() pass here too: they change no
+ * home, the task only waits on its CPU for a while.
+ */
 static void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx)
 {
 	int node;
 
 	set_cpus_allowed_common(p, ctx);
-	if (!ps_ops->home_nodes)
+	if (!ps_ops->home_nodes || ctx->flags & (SCA_MIGRATE_DISABLE | SCA_MIGRATE_ENABLE))
 		return;
-	node = cpu_to_node(cpumask_first(p->cpus_ptr));
-	if (cpumask_subset(p->cpus_ptr, cpumask_of_node(node)))
+	node = plugsched_mask_node(p);
+	if (node != NUMA_NO_NODE)
 		p->plugsched.home_node = node;
 }
 
@@ -1722,6 +1744,14 @@ static bool plugsched_fix_task(struct task_struct *p, bool forget)
 	/* Leaving a policy: its state in @p is stale from now on. */
 	if (forget)
 		p->plugsched.flags &= ~PLUGSCHED_TF_OWNER;
+	/*
+	 * Joining one: a sleeper gets its state now, not at its next wakeup,
+	 * whose CPU choice would read the old policy's (a stale home node).
+	 * A queued task got it when enqueue_task_plug() saw the old owner.
+	 */
+	else if (moved && p->sched_class == &plug_sched_class && !task_on_rq_queued(p) &&
+		 plugsched_task_owner(p) != ps_owner)
+		plugsched_task_init(p);
 	head = splice_balance_callbacks(rq);
 	preempt_disable();
 	task_rq_unlock(rq, p, &rf);

@@ -456,17 +456,57 @@ static int numa_compare(int argc, char **argv)
 }
 
 /*
+ * A task asleep on CPU 0 whose affinity moves to the other node's CPUs
+ * under o1 (no home nodes), then numa again: the task met numa at a switch
+ * without waking, as a per-CPU kworker rebound after hotplug does, and
+ * must be at home where it may run (CI once saw kworker/3:1H homed on
+ * node 0, where it last ran while CPU 3 was offline). Returns its PID.
+ */
+static pid_t numa_moved_sleeper(const char *policy)
+{
+	cpu_set_t set;
+	pid_t pid;
+	int cpu;
+
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		pin(0, 0);
+		for (;;)
+			pause();
+	}
+	usleep(200000);
+	if (switch_to("o1", NULL))
+		ksft_exit_fail_msg("cannot switch to o1\n");
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < nr_cpus(); cpu++)
+		if (cpu_node(cpu) != cpu_node(0))
+			CPU_SET(cpu, &set);
+	if (sched_setaffinity(pid, sizeof(set), &set))
+		ksft_exit_fail_msg("sched_setaffinity: %s\n", strerror(errno));
+	if (switch_to(policy, NULL))
+		ksft_exit_fail_msg("cannot switch back to %s\n", policy);
+	return pid;
+}
+
+/*
  * numa homes: every task whose CPUs all lie in one node (per-CPU kernel
- * threads, pinned tasks) is at home there, and each node is home to some
- * task: kernel threads (which never exec) and tasks that met the policy
- * at a run-time switch do not inherit node 0.
+ * threads, pinned tasks, the sleeper above) is at home there, and each
+ * node is home to some task: kernel threads (which never exec) and tasks
+ * that met the policy at a run-time switch do not inherit node 0.
  */
 static int numa_homes(void)
 {
-	FILE *f = popen("ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null", "r");
-	int per_node[2] = { 0, 0 }, wrong = 0, seen = 0, cpu;
-	char dir[160], path[200], buf[8192], who[256] = "", *s;
+	FILE *f;
+	int per_node[2] = { 0, 0 }, wrong = 0, seen = 0, cpu, last;
+	char dir[160], path[200], buf[8192], who[256] = "", *s, policy[32];
+	pid_t sleeper;
 
+	snprintf(policy, sizeof(policy), "%s", active_policy());
+	sleeper = numa_moved_sleeper(policy);
+	last = task_cpu_of(sleeper);
+	f = popen("ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null", "r");
 	if (!f)
 		ksft_exit_fail_msg("popen: %s\n", strerror(errno));
 	while (fgets(dir, sizeof(dir), f)) {
@@ -504,9 +544,11 @@ static int numa_homes(void)
 		}
 	}
 	pclose(f);
+	kill(sleeper, SIGKILL);
+	reap(sleeper);
 	ksft_test_result(seen > 10 && !wrong && per_node[0] && per_node[1],
-			 "homes: %d tasks, %d/%d on node 0/1, %d bound to a node homed elsewhere%s\n",
-			 seen, per_node[0], per_node[1], wrong, who);
+			 "homes: %d tasks, %d/%d on node 0/1, %d bound to a node homed elsewhere%s (one moved to node %d asleep on CPU %d under o1)\n",
+			 seen, per_node[0], per_node[1], wrong, who, !cpu_node(0), last);
 	return 0;
 }
 
