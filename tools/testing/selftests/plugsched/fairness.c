@@ -85,29 +85,52 @@ static int test_nice(int argc, char **argv)
 	return 0;
 }
 
-/* starve N MAX_MS: N hogs on one CPU, none waits longer than MAX_MS. */
+#define STARVE_MAX_ROUNDS	5
+
+/*
+ * starve N MAX_MS [ROUNDS]: N hogs on one CPU, none waits longer than
+ * MAX_MS: the longest wait of each 4-s round, the median of ROUNDS rounds
+ * judged. A policy that starves a task does so round after round; a host
+ * that stops the guest's vCPU (TCG) stretches every hog's waits in one
+ * round alike (CI once saw all eight cfs hogs wait 98..273 ms in one
+ * round, against 64..147 ms in every other run).
+ */
 static int test_starve(int argc, char **argv)
 {
-	uint64_t worst = 0;
-	int n, i, max_ms;
+	uint64_t worst[STARVE_MAX_ROUNDS];
+	int n, i, r, rounds, max_ms;
 
 	if (argc < 2)
-		ksft_exit_fail_msg("usage: starve N MAX_MS\n");
+		ksft_exit_fail_msg("usage: starve N MAX_MS [ROUNDS]\n");
 	n = atoi(argv[0]);
 	max_ms = atoi(argv[1]);
+	rounds = argc > 2 ? atoi(argv[2]) : 1;
+	if (rounds < 1 || rounds > STARVE_MAX_ROUNDS)
+		ksft_exit_fail_msg("ROUNDS: 1..%d\n", STARVE_MAX_ROUNDS);
 	ksft_set_plan(1);
 
-	run_hogs(n, 1, NULL, 4000, 1);
-	for (i = 0; i < n; i++) {
-		if (hogs[i].max_gap_ns > worst)
-			worst = hogs[i].max_gap_ns;
-		ksft_print_msg("hog %d: %llu ms CPU, longest wait %llu ms\n", i,
-			       (unsigned long long)(hogs[i].cpu_ns / MSEC),
-			       (unsigned long long)(hogs[i].max_gap_ns / MSEC));
+	for (r = 0; r < rounds; r++) {
+		run_hogs(n, 1, NULL, 4000, 1);
+		worst[r] = 0;
+		for (i = 0; i < n; i++) {
+			if (hogs[i].max_gap_ns > worst[r])
+				worst[r] = hogs[i].max_gap_ns;
+			ksft_print_msg("round %d: hog %d: %llu ms CPU, longest wait %llu ms\n",
+				       r + 1, i, (unsigned long long)(hogs[i].cpu_ns / MSEC),
+				       (unsigned long long)(hogs[i].max_gap_ns / MSEC));
+		}
 	}
-	ksft_test_result(worst <= max_ms * MSEC && worst > 0,
-			 "%d hogs on one CPU: longest wait %llu ms <= %d ms\n", n,
-			 (unsigned long long)(worst / MSEC), max_ms);
+	qsort(worst, rounds, sizeof(worst[0]), cmp_u64);
+	if (rounds == 1)
+		ksft_test_result(worst[0] <= max_ms * MSEC && worst[0] > 0,
+				 "%d hogs on one CPU: longest wait %llu ms <= %d ms\n", n,
+				 (unsigned long long)(worst[0] / MSEC), max_ms);
+	else
+		ksft_test_result(worst[rounds / 2] <= max_ms * MSEC && worst[0] > 0,
+				 "%d hogs on one CPU: longest wait %llu ms <= %d ms (median of %d rounds, %llu..%llu)\n",
+				 n, (unsigned long long)(worst[rounds / 2] / MSEC), max_ms, rounds,
+				 (unsigned long long)(worst[0] / MSEC),
+				 (unsigned long long)(worst[rounds - 1] / MSEC));
 	return 0;
 }
 
@@ -149,7 +172,7 @@ PLUGSCHED_TEST("fair", test_fair, "NR_HOGS NR_CPUS MIN_JAIN",
 	       "equal hogs on NR_CPUS CPUs share them evenly");
 PLUGSCHED_TEST("nice", test_nice, "NICE MIN_RATIO MAX_RATIO [WARM_MS]",
 	       "nice 0 vs nice NICE on one CPU: the CPU ratio is in bounds");
-PLUGSCHED_TEST("starve", test_starve, "NR_HOGS MAX_WAIT_MS",
+PLUGSCHED_TEST("starve", test_starve, "NR_HOGS MAX_WAIT_MS [ROUNDS]",
 	       "hogs on one CPU: none waits longer than MAX_WAIT_MS");
 PLUGSCHED_TEST("batch", test_batch, "",
 	       "SCHED_IDLE runs only on an idle CPU; SCHED_BATCH gets its share");
