@@ -1251,7 +1251,11 @@ int plugsched_numa_select_cpu(struct task_struct *p, int prev_cpu, int wake_flag
 /*
  * This CPU's view of each node's load per CPU, decayed by half at each of
  * its cross-node balances (Focht's prev_node_load): a node is judged by
- * its recent past, not by one instant. NULL until late init.
+ * its recent past, not by one instant. NULL until late init. The halving
+ * rounds towards the new load, so that a steady load is reached exactly:
+ * rounded down, a view rising to 1536 (3 tasks on 2 CPUs) stopped at 1535,
+ * and 3 tasks at home on one node beside 1 on the other, exactly the two
+ * tasks per CPU that move a task from home, never moved.
  */
 static unsigned long *plugsched_node_loads;
 
@@ -1263,7 +1267,7 @@ static unsigned long plugsched_node_view(struct plugsched_rq *this, int node,
 	if (!plugsched_node_loads)
 		return now;
 	view = &plugsched_node_loads[this->cpu * nr_node_ids + node];
-	*view = (*view + now) / 2;
+	*view = (*view + now + (now > *view)) / 2;
 	return *view;
 }
 
