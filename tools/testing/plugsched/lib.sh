@@ -23,6 +23,16 @@ export KBUILD_BUILD_USER=plugsched KBUILD_BUILD_HOST=plugsched
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# The host's stolen and total CPU time so far (/proc/stat, in ticks): a
+# build machine that is itself a VM loses CPU to its hypervisor in bursts
+# (20% seen), which stretches every timing in a TCG guest.
+host_cpu_times() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9; exit}' /proc/stat; }
+# steal_pct "STEAL0 TOTAL0": percent of the host's CPU time stolen since.
+steal_pct() {
+	local now
+	now=$(host_cpu_times)
+	echo "$1 $now" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? ($3 - $1) * 100 / d : 0) }'
+}
 
 ensure_packages() {
 	local missing=()

@@ -10,6 +10,7 @@ OUT=$B/test
 mkdir -p "$OUT"
 PASS=0 FAIL=0 START=$(date +%s)
 FAILED=()	# repeated at the end, where CI's tail shows them
+STEAL=()	# boots with failed checks, and the host's steal during them
 # Rough cost of each remaining step in seconds, for the "left" estimate.
 declare -A COST=([check]=150 [prod]=900 [debug]=900 [patches]=180 [boot]=150 [torture]=0 [bench]=300)
 remaining=$((60 + 900 + 900 + 180 + 29 * 150 + 300))
@@ -63,7 +64,7 @@ kunit_passed() {
 # in a guest booted with sched=SCHED; IMAGE is prod or debug; CPUS may
 # carry QEMU's -smp topology. boot_start and boot_report split it, for
 # boots that run two at a time.
-declare -A BOOT_PID=() BOOT_T0=()
+declare -A BOOT_PID=() BOOT_T0=() BOOT_ST=()
 boot_start() {
 	local name=$1 img=$2 sched=$3 cpus=$4 nodes=$5 extra=$6 script=$7 tmo=300
 	shift 7
@@ -75,16 +76,19 @@ boot_start() {
 	case $img in prod) img=$B/bzImage ;; debug) img=$B/debug/bzImage ;; esac
 	step boot "boot $name: sched=$sched, $cpus CPUs, $nodes node(s), guest/$script $*"
 	BOOT_T0[$name]=$(date +%s)
+	BOOT_ST[$name]=$(host_cpu_times)
 	(PLUGSCHED_QUIET=1 "$T/run.sh" -k "$img" -s "$sched" -c "$cpus" -n "$nodes" \
 		-a "$extra" -l "$OUT/$name.log" -t "$tmo" "sh /guest/$script$(printf ' %q' "$@")"
 	 echo $? > "$OUT/$name.rc") &
 	BOOT_PID[$name]=$!
 }
 boot_report() {
-	local name=$1 log=$OUT/$1.log rc ntap short bad
+	local name=$1 log=$OUT/$1.log rc ntap short bad fail0=$FAIL steal
 	wait "${BOOT_PID[$name]}"
 	rc=$(cat "$OUT/$name.rc")
+	steal=$(steal_pct "${BOOT_ST[$name]}")
 	[ "$PAIRED" = 1 ] && echo "== boot $name"
+	echo "# host: ${steal}% of the build machine's CPU time stolen by its hypervisor during this boot"
 	count_lines < <(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | tr -d '\r' |
 		grep -E '^(ok|not ok) [0-9]|^# ' | grep -v '^# Totals\|^# Planned\|^# SKIP\|^# t-end')
 	ntap=$(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | grep -a -c -E '^(ok|not ok) [0-9]')
@@ -103,6 +107,7 @@ boot_report() {
 	bad=$(grep -a -E "$BAD_PATTERNS" "$log" | head -5)
 	[ -z "$bad" ] || echo "$bad" | sed 's/^/# /'
 	result $([ -z "$bad" ] && echo 0 || echo 1) "$name: no WARN, BUG, lockdep, UBSAN or hung task in the log"
+	[ "$FAIL" = "$fail0" ] || STEAL+=("boot $name: $((FAIL - fail0)) failed, host steal ${steal}%")
 }
 PAIRED=0
 boot() { boot_start "$@"; boot_report "$1"; }
@@ -237,6 +242,7 @@ result "$(cat "$OUT/patches.rc")" "make patches output applies to pristine 6.12 
 
 el=$(( $(date +%s) - START ))
 printf '\n== done in %d min %d s\n' $((el / 60)) $((el % 60))
+[ ${#STEAL[@]} = 0 ] || printf '# %s\n' "${STEAL[@]}"
 [ ${#FAILED[@]} = 0 ] || printf 'failed: %s\n' "${FAILED[@]}"
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -103,11 +103,34 @@ struct hog {
 	uint64_t nvcsw;		/* involuntary context switches in the window */
 	uint64_t finish_ns;	/* timeline: when the work was done */
 	uint64_t edge_gap_ns;	/* off the CPU from the start, or until the end */
+	uint64_t frozen_ns;	/* timeline: charged stretches it did not run (see gap_log) */
 	int last_cpu;
 };
 
 /* MAX_HOGS hogs' figures, shared with the hogs (set up before each test). */
 extern struct hog *hogs;
+
+/*
+ * Off-CPU stretches of hogs, when a test asks for them (gap_log set): a
+ * stretch the hog's own CPU time grew through was no wait but its vCPU
+ * held by the host while the guest had the hog running (TCG charges that
+ * time to whatever runs); such freezes are logged apart, so that the
+ * waits of the other hogs can be told without them.
+ */
+#define GAP_LOG_MAX	4096
+struct gap {
+	uint64_t from, to;
+	int hog;
+};
+
+struct gap_log {
+	int nr_waits, nr_freezes;
+	struct gap waits[GAP_LOG_MAX], freezes[GAP_LOG_MAX];
+};
+
+extern struct gap_log *gap_log;
+/* The longest wait of hog @idx, freezes of the guest taken out (ns). */
+uint64_t gap_log_max_wait(int idx, uint64_t *frozen);
 
 /* Wakeup latencies (ns) of a periodic task, see periodic(). */
 struct lat_result {

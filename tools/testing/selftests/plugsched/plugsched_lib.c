@@ -24,6 +24,7 @@ struct ksft_count plugsched_ksft_counts;
 unsigned int plugsched_ksft_planned;
 
 struct hog *hogs;
+struct gap_log *gap_log;
 
 uint64_t now_ns(clockid_t clk)
 {
@@ -87,21 +88,75 @@ static uint64_t nvcsw_self(void)
  * its CPU time, the longest stretch it did not run, and how often it was
  * preempted.
  */
+/* Log the stretch @from..@to: a wait, or a freeze if @h was charged for it. */
+static void gap_log_add(struct hog *h, uint64_t from, uint64_t to, uint64_t *t0, uint64_t *c0)
+{
+	uint64_t c = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	/* Since the last stretch: wall time the hog was not charged for. */
+	uint64_t uncharged = (to - *t0) - (c - *c0 < to - *t0 ? c - *c0 : to - *t0);
+	int idx = h - hogs, i;
+
+	if (uncharged < (to - from) / 2) {
+		i = __atomic_fetch_add(&gap_log->nr_freezes, 1, __ATOMIC_RELAXED);
+		if (i < GAP_LOG_MAX)
+			gap_log->freezes[i] = (struct gap){ from, to, idx };
+	} else {
+		i = __atomic_fetch_add(&gap_log->nr_waits, 1, __ATOMIC_RELAXED);
+		if (i < GAP_LOG_MAX)
+			gap_log->waits[i] = (struct gap){ from, to, idx };
+	}
+	*t0 = to;
+	*c0 = c;
+}
+
+uint64_t gap_log_max_wait(int idx, uint64_t *frozen)
+{
+	uint64_t worst = 0, off, a, b;
+	int i, j, nw = gap_log->nr_waits, nf = gap_log->nr_freezes;
+
+	nw = nw < GAP_LOG_MAX ? nw : GAP_LOG_MAX;
+	nf = nf < GAP_LOG_MAX ? nf : GAP_LOG_MAX;
+	*frozen = 0;
+	for (i = 0; i < nw; i++) {
+		struct gap *w = &gap_log->waits[i];
+
+		if (w->hog != idx)
+			continue;
+		/* Freezes logged by the others while this one waited. */
+		for (off = 0, j = 0; j < nf; j++) {
+			a = gap_log->freezes[j].from > w->from ? gap_log->freezes[j].from : w->from;
+			b = gap_log->freezes[j].to < w->to ? gap_log->freezes[j].to : w->to;
+			if (gap_log->freezes[j].hog != idx && b > a)
+				off += b - a;
+		}
+		if (w->to - w->from - off > worst) {
+			worst = w->to - w->from - off;
+			*frozen = off;
+		}
+	}
+	return worst;
+}
+
 void hog_body(struct hog *h, uint64_t start, uint64_t end)
 {
-	uint64_t t, last, cpu0;
+	uint64_t t, last, cpu0, t0, c0;
 
 	while (now_ns(CLOCK_MONOTONIC) < start)
 		;
 	h->nvcsw = nvcsw_self();
 	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	c0 = cpu0;
 	last = now_ns(CLOCK_MONOTONIC);
+	t0 = last;
 	h->edge_gap_ns = last - start;
 	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
 		if (t - last > h->max_gap_ns)
 			h->max_gap_ns = t - last;
-		if (t - last > 200000)
+		if (t - last > 200000) {
 			h->switches++;
+			if (gap_log && t - last > 2000000)
+				gap_log_add(h, last, t, &t0, &c0);
+		}
 		last = t;
 	}
 	if (t - last > h->edge_gap_ns)
