@@ -387,6 +387,18 @@ static int plugsched_mask_node(const struct task_struct *p)
 	return cpumask_subset(&p->cpus_mask, cpumask_of_node(node)) ? node : NUMA_NO_NODE;
 }
 
+/* Under a policy with home nodes, a task bound to one node is at home there. */
+static void plugsched_home_from_mask(struct task_struct *p)
+{
+	int node;
+
+	if (!ps_ops->home_nodes)
+		return;
+	node = plugsched_mask_node(p);
+	if (node != NUMA_NO_NODE)
+		p->plugsched.home_node = node;
+}
+
 /* Give @p fresh state of @ops, the active policy; @p is not queued. */
 static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_struct *p)
 {
@@ -723,14 +735,10 @@ static void task_fork_plug(struct task_struct *p)
 
 static void switched_to_plug(struct rq *rq, struct task_struct *p)
 {
-	int node;
-
 	/* Time in another class (RT, a PI boost) was no wait of the policy's. */
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	/* Its affinity may have changed there, unseen by set_cpus_allowed_plug(). */
-	node = ps_ops->home_nodes ? plugsched_mask_node(p) : NUMA_NO_NODE;
-	if (node != NUMA_NO_NODE)
-		p->plugsched.home_node = node;
+	plugsched_home_from_mask(p);
 	if (task_on_rq_queued(p) && !task_current(rq, p))
 		wakeup_preempt(rq, p, 0);
 }
@@ -1352,14 +1360,9 @@ static int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_fla
  */
 static void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx)
 {
-	int node;
-
 	set_cpus_allowed_common(p, ctx);
-	if (!ps_ops->home_nodes || ctx->flags & (SCA_MIGRATE_DISABLE | SCA_MIGRATE_ENABLE))
-		return;
-	node = plugsched_mask_node(p);
-	if (node != NUMA_NO_NODE)
-		p->plugsched.home_node = node;
+	if (!(ctx->flags & (SCA_MIGRATE_DISABLE | SCA_MIGRATE_ENABLE)))
+		plugsched_home_from_mask(p);
 }
 
 static void migrate_task_rq_plug(struct task_struct *p, int new_cpu)
