@@ -14,6 +14,7 @@
  */
 #include <linux/capability.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
 #include <linux/kthread.h>
@@ -92,19 +93,23 @@ static unsigned int plugsched_boot_given __initdata;
 /*
  * Negative controls (CONFIG_PLUGSCHED_DEBUG only): each breaks one
  * guarantee of the core on purpose, so that make test can show that the
- * check guarding it fails. Set through /sys/kernel/debug/sched/plug_break;
- * none by default, and compiled out of production kernels.
+ * check guarding it fails; "window" instead widens a race window so that
+ * a test reaches it. Set through /sys/kernel/debug/sched/plug_break; none
+ * by default, and compiled out of production kernels.
  */
 enum plugsched_break {
 	PLUGSCHED_BREAK_NICE,		/* every task weighs as nice 0 */
 	PLUGSCHED_BREAK_BALANCE,	/* no CPU ever pulls tasks */
 	PLUGSCHED_BREAK_PREEMPT,	/* a wakeup never preempts */
 	PLUGSCHED_BREAK_SLICE,		/* odd PIDs' run time counts twice */
+	PLUGSCHED_BREAK_WINDOW,		/* balance_plug() unlocked for 2 ms */
 	PLUGSCHED_NR_BREAKS,
 };
 
 #ifdef CONFIG_PLUGSCHED_DEBUG
 static unsigned long plugsched_broken;
+/* Remote ticks that found their CPU's current task already dequeued. */
+static atomic_t plugsched_tick_dequeued;
 
 static inline bool plugsched_breaks(enum plugsched_break what)
 {
@@ -668,8 +673,12 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	 * dequeued already, while __schedule() balances with the lock dropped:
 	 * the policy no longer holds @p.
 	 */
-	if (unlikely(!(p->plugsched.flags & PLUGSCHED_TF_QUEUED)))
+	if (unlikely(!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))) {
+#ifdef CONFIG_PLUGSCHED_DEBUG
+		atomic_inc(&plugsched_tick_dequeued);
+#endif
 		return;
+	}
 	/* Keep this CPU's RT/deadline load fresh for the balancers' view. */
 	update_other_load_avgs(rq);
 
@@ -1062,6 +1071,17 @@ static int balance_plug(struct rq *rq, struct task_struct *prev,
 
 	rq_unpin_lock(rq, rf);
 	plugsched_do_balance(&rq->plug, !rq->nr_running);
+	/*
+	 * double_lock_balance() may drop this lock for a moment; the test of
+	 * a remote tick meeting the dequeued @prev needs longer (nohz_full
+	 * CPUs get one remote tick a second).
+	 */
+	if (plugsched_breaks(PLUGSCHED_BREAK_WINDOW) && tick_nohz_full_cpu(cpu_of(rq))) {
+		raw_spin_rq_unlock(rq);
+		udelay(2 * USEC_PER_MSEC);
+		raw_spin_rq_lock(rq);
+		update_rq_clock(rq);
+	}
 	rq_repin_lock(rq, rf);
 
 	return rq->plug.nr_running > 0;
@@ -2552,6 +2572,7 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_BALANCE]	= "balance",
 	[PLUGSCHED_BREAK_PREEMPT]	= "preempt",
 	[PLUGSCHED_BREAK_SLICE]		= "slice",
+	[PLUGSCHED_BREAK_WINDOW]	= "window",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */
@@ -2616,6 +2637,7 @@ static void __init plug_server_debugfs_init(void)
 	debugfs_create_file("plug_released", 0444, sched, NULL, &plug_released_fops);
 #ifdef CONFIG_PLUGSCHED_DEBUG
 	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
+	debugfs_create_atomic_t("plug_tick_dequeued", 0444, sched, &plugsched_tick_dequeued);
 #endif
 	dput(sched);
 }

@@ -11,6 +11,9 @@
 # CPU 0 never spread), wakeup preemption (o1's interactive task waits for
 # the running hog's slice: p95 52 ms against the hogs' 191 ms, not < 1/10),
 # slice accounting (the three-job timeline).
+#
+# Under eevdf: switches to each policy and back, each followed by CPU
+# hotplug under load.
 # shellcheck source=lib.sh
 . /guest/lib.sh
 p=$1
@@ -36,6 +39,19 @@ numa) t plugsched_test numa exec 4 ;;
 esac
 [ $# -gt 0 ] && exec sh /guest/torture.sh "$@"
 [ "$p" = eevdf ] || t plugsched_test hotplug 3
+# Switch, then hotplug (issue 18.3): from mainline to every policy and
+# back, CPU 1 offline and online under load after each switch. A dying
+# CPU stopped the fair server a second time after a switch had started it
+# (sub_running_bw() underflow WARN from inactive_task_timer()).
+if [ "$p" = eevdf ]; then
+	for q in $(plugged); do
+		[ "$q" = starve ] && continue
+		switch_to "$q"
+		t plugsched_test hotplug 1
+		switch_to eevdf
+		t plugsched_test hotplug 1
+	done
+fi
 t plugsched_test fork 1000
 hb_pair
 finish
