@@ -31,6 +31,8 @@ struct hostile {
 	int stop;
 	pid_t victim;		/* tid of the hog a sibling toggles */
 	unsigned long toggles;
+	pid_t pair[2];		/* the pair's tids, each toggling the other */
+	unsigned long pair_toggles[2];
 };
 
 /* Flip @tid between SCHED_OTHER and SCHED_BATCH, or between two masks. */
@@ -104,6 +106,100 @@ static void hostile_body(struct hostile *h, struct hog *out, bool self, bool aff
 }
 
 /*
+ * One of a pair of hogs that, every @period_us of its own run, flip the
+ * other's policy between SCHED_OTHER and SCHED_BATCH. Neither can leave
+ * its own expired array or lower level alone, as it runs only from the
+ * active one; but while one waits there the other runs and moves it, and
+ * with two the policy's active set need never drain for a round robin to
+ * reach the plain hog. Affinity is not flipped: with CPU 1 offline the
+ * cpuset makes {0} and {0,1} the same mask, and nothing is re-enqueued.
+ */
+static void pair_body(struct hostile *h, struct hog *out, int me, int period_us,
+		      uint64_t start, uint64_t end)
+{
+	uint64_t t, cpu0, next = 0, last, c;
+	unsigned long n = 0;
+	pid_t other;
+
+	__atomic_store_n(&h->pair[me], syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (now_ns(CLOCK_MONOTONIC) < start)
+		;
+	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	last = now_ns(CLOCK_MONOTONIC);
+	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
+		if (t - last > out->max_gap_ns)
+			out->max_gap_ns = t - last;
+		last = t;
+		c = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+		other = __atomic_load_n(&h->pair[!me], __ATOMIC_ACQUIRE);
+		if (c >= next && other) {
+			hostile_toggle(other, false, n++);
+			next = c + period_us * 1000ULL;
+		}
+	}
+	out->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	h->pair_toggles[me] = n;
+}
+
+/* As nobody: what any local user can do. */
+static pid_t fork_nobody(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0 && (setgid(65534) || setuid(65534)))
+		_exit(4);
+	return pid;
+}
+
+/* 2 s hold 20 of o1's 100 ms slices: 6 of them make the plain hog's third. */
+static void test_pair(struct hostile *h, int secs, int min_pct)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC;
+	uint64_t end = start + secs * NSEC;
+	struct sched_param sp = { 0 }, rt = { .sched_priority = 1 };
+	pid_t plain, bad[2];
+	double pct, bound = min_pct * 2.0 / 3;
+	int rc = 0, i;
+
+	memset(hogs, 0, 3 * sizeof(struct hog));
+	memset(h, 0, sizeof(*h));
+	/*
+	 * Forked from an RT parent that resets on fork, the three start
+	 * with a fresh state under the policy: no sleep credit inherited
+	 * from this sleeping process, which would keep them interactive under
+	 * o1 for seconds (it drains at 1/bonus of the run time), and o1 puts
+	 * interactive tasks back in the active array by design.
+	 */
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt))
+		ksft_exit_fail_msg("SCHED_FIFO: %s\n", strerror(errno));
+	plain = spawn_hog(0, 0, 0, start, end);
+	for (i = 0; i < 2; i++) {
+		bad[i] = fork_nobody();
+		if (bad[i] == 0) {
+			pair_body(h, &hogs[1 + i], i, 2000, start, end);
+			_exit(0);
+		}
+	}
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	rc |= reap(plain);
+	for (i = 0; i < 2; i++)
+		rc |= reap(bad[i]);
+	pct = 100.0 * hogs[0].cpu_ns /
+	      (hogs[0].cpu_ns + hogs[1].cpu_ns + hogs[2].cpu_ns + 1);
+	ksft_print_msg("plain hog %llu ms, the pair %llu + %llu ms (%lu + %lu toggles)\n",
+		       (unsigned long long)(hogs[0].cpu_ns / MSEC),
+		       (unsigned long long)(hogs[1].cpu_ns / MSEC),
+		       (unsigned long long)(hogs[2].cpu_ns / MSEC),
+		       h->pair_toggles[0], h->pair_toggles[1]);
+	ksft_print_msg("the plain hog's longest stall: %llu ms\n",
+		       (unsigned long long)(hogs[0].max_gap_ns / MSEC));
+	ksft_test_result(!rc && h->pair_toggles[0] > 10 && h->pair_toggles[1] > 10 &&
+			 pct >= bound,
+			 "a pair of hogs flipping each other's policy: the plain hog keeps %.1f%% >= %.1f%% of the CPU\n",
+			 pct, bound);
+}
+
+/*
  * hostile SECS MIN_PCT: as an unprivileged user, on one CPU (CPU 1 taken
  * offline), a hog that toggles its own policy (SCHED_OTHER/SCHED_BATCH)
  * or affinity every 2 ms of its run, or has a sibling toggle it every
@@ -124,7 +220,7 @@ static int test_hostile(int argc, char **argv)
 		ksft_exit_fail_msg("usage: hostile SECS MIN_PCT\n");
 	secs = atoi(argv[0]);
 	min_pct = atoi(argv[1]);
-	ksft_set_plan(4);
+	ksft_set_plan(5);
 	if (nr_cpus() > 1) {
 		if (set_online(1, 0))
 			ksft_exit_fail_msg("cannot take CPU 1 offline: %s\n", strerror(errno));
@@ -142,11 +238,8 @@ static int test_hostile(int argc, char **argv)
 		memset(hogs, 0, 2 * sizeof(struct hog));
 		memset(h, 0, sizeof(*h));
 		plain = spawn_hog(0, 0, 0, start, end);
-		bad = fork();
+		bad = fork_nobody();
 		if (bad == 0) {
-			/* nobody: what any local user can do */
-			if (setgid(65534) || setuid(65534))
-				_exit(4);
 			hostile_body(h, &hogs[1], self, affinity, 2000, start, end);
 			_exit(0);
 		}
@@ -162,6 +255,7 @@ static int test_hostile(int argc, char **argv)
 				 "a hog that %s: the plain hog keeps %.1f%% >= %d%% of the CPU\n",
 				 names[mode], pct, min_pct);
 	}
+	test_pair(h, secs, min_pct);
 	unpin(0);
 	if (offline && set_online(1, 1))
 		ksft_exit_fail_msg("cannot bring CPU 1 back: %s\n", strerror(errno));
