@@ -54,6 +54,37 @@ static void hostile_toggle(pid_t tid, bool affinity, unsigned long n)
 }
 
 /*
+ * A CPU hog over [@start, @end) that every @period_us of its own run time
+ * toggles the task *@target holds (itself with no @target; none while
+ * *@target is still 0). Returns the number of toggles.
+ */
+static unsigned long toggling_hog(struct hog *out, const pid_t *target, bool affinity,
+				  int period_us, uint64_t start, uint64_t end)
+{
+	uint64_t t, cpu0, next = 0, last, c;
+	unsigned long n = 0;
+	pid_t tid;
+
+	while (now_ns(CLOCK_MONOTONIC) < start)
+		;
+	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	last = now_ns(CLOCK_MONOTONIC);
+	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
+		if (t - last > out->max_gap_ns)
+			out->max_gap_ns = t - last;
+		last = t;
+		c = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+		tid = target ? __atomic_load_n(target, __ATOMIC_ACQUIRE) : 0;
+		if (c >= next && (!target || tid)) {
+			hostile_toggle(tid, affinity, n++);
+			next = c + period_us * 1000ULL;
+		}
+	}
+	out->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	return n;
+}
+
+/*
  * The hostile hog: a CPU hog that every @period_us of its own run time
  * toggles itself (@self), or whose sibling thread wakes every @period_us
  * to toggle it.
@@ -79,25 +110,7 @@ static void hostile_body(struct hostile *h, struct hog *out, bool self, bool aff
 		}
 	}
 	if (self) {
-		uint64_t t, cpu0, next = 0, last, c;
-		unsigned long n = 0;
-
-		while (now_ns(CLOCK_MONOTONIC) < start)
-			;
-		cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-		last = now_ns(CLOCK_MONOTONIC);
-		while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
-			if (t - last > out->max_gap_ns)
-				out->max_gap_ns = t - last;
-			last = t;
-			c = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-			if (c >= next) {
-				hostile_toggle(0, affinity, n++);
-				next = c + period_us * 1000ULL;
-			}
-		}
-		out->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-		h->toggles = n;
+		h->toggles = toggling_hog(out, NULL, affinity, period_us, start, end);
 	} else {
 		hog_body(out, start, end);
 		__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
@@ -117,28 +130,8 @@ static void hostile_body(struct hostile *h, struct hog *out, bool self, bool aff
 static void pair_body(struct hostile *h, struct hog *out, int me, int period_us,
 		      uint64_t start, uint64_t end)
 {
-	uint64_t t, cpu0, next = 0, last, c;
-	unsigned long n = 0;
-	pid_t other;
-
 	__atomic_store_n(&h->pair[me], syscall(SYS_gettid), __ATOMIC_RELEASE);
-	while (now_ns(CLOCK_MONOTONIC) < start)
-		;
-	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-	last = now_ns(CLOCK_MONOTONIC);
-	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
-		if (t - last > out->max_gap_ns)
-			out->max_gap_ns = t - last;
-		last = t;
-		c = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-		other = __atomic_load_n(&h->pair[!me], __ATOMIC_ACQUIRE);
-		if (c >= next && other) {
-			hostile_toggle(other, false, n++);
-			next = c + period_us * 1000ULL;
-		}
-	}
-	out->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-	h->pair_toggles[me] = n;
+	h->pair_toggles[me] = toggling_hog(out, &h->pair[!me], false, period_us, start, end);
 }
 
 /* As nobody: what any local user can do. */
