@@ -106,10 +106,11 @@ enum plugsched_break {
 	PLUGSCHED_NR_BREAKS,
 };
 
+/* Remote ticks that found their CPU's current task dequeued (debugfs). */
+static atomic_t plugsched_tick_dequeued __maybe_unused;
+
 #ifdef CONFIG_PLUGSCHED_DEBUG
 static unsigned long plugsched_broken;
-/* Remote ticks that found their CPU's current task already dequeued. */
-static atomic_t plugsched_tick_dequeued;
 
 static inline bool plugsched_breaks(enum plugsched_break what)
 {
@@ -674,9 +675,8 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	 * the policy no longer holds @p.
 	 */
 	if (unlikely(!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))) {
-#ifdef CONFIG_PLUGSCHED_DEBUG
-		atomic_inc(&plugsched_tick_dequeued);
-#endif
+		if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
+			atomic_inc(&plugsched_tick_dequeued);
 		return;
 	}
 	/* Keep this CPU's RT/deadline load fresh for the balancers' view. */
