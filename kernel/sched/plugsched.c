@@ -744,7 +744,10 @@ static void task_fork_plug(struct task_struct *p)
 
 static void switched_to_plug(struct rq *rq, struct task_struct *p)
 {
-	/* Time in another class (RT, a PI boost) was no wait of the policy's. */
+	/*
+	 * Time in another class (RT, a PI boost) was no wait of the policy's,
+	 * and the stamp may be of another CPU's clock: RT tasks migrate.
+	 */
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	/* Its affinity may have changed there, unseen by set_cpus_allowed_plug(). */
 	plugsched_home_from_mask(p);

@@ -6,12 +6,14 @@
 # 2 x 100 ms slices), plus one slice (a hog pulled off the RT hog's CPU
 # joins a rotation under way), plus 150 ms for the pull and the host
 # (before the plug server and RT-aware balancing hogs waited 3.5 s or got
-# nothing); a task back from SCHED_FIFO has not waited for the watchdog
-# while it was RT. The host makes the two CPUs SMT siblings, for core
-# scheduling: plugged hogs with different cookies take turns on the core as
-# fair ones do under eevdf (before plugsched_prio_less(), sd and zaphod
-# gave one of them 7-9% of the time), and SCHED_FIFO keeps the core from
-# them.
+# nothing); a task back from SCHED_FIFO, on another CPU than it left,
+# has not waited for the watchdog while it was RT (before the stamp was
+# refreshed, it had "waited" 2^32 jiffies less the clocks' skew, and the
+# watchdog ejected o1, sd and zaphod). The host makes the two CPUs SMT
+# siblings, for core scheduling: plugged hogs with different cookies take
+# turns on the core as fair ones do under eevdf (before
+# plugsched_prio_less(), sd and zaphod gave one of them 7-9% of the time),
+# and SCHED_FIFO keeps the core from them.
 # shellcheck source=lib.sh
 . /guest/lib.sh
 for p in $(plugged); do

@@ -174,48 +174,6 @@ static int test_rtpressure(int argc, char **argv)
 	return 0;
 }
 
-/*
- * rtreturn MAX_MS: a hog made SCHED_FIFO runs as such for a second, is
- * preempted by a higher SCHED_FIFO hog, and is made SCHED_OTHER again
- * while it waits. Its wait, as the watchdog counts it, starts then: time
- * in the RT class is no wait of the policy's (a stale stamp would make
- * the watchdog eject the policy after a PI boost or chrt -o).
- */
-static int test_rtreturn(int argc, char **argv)
-{
-	struct sched_param sp = { .sched_priority = 10 }, sp0 = { 0 };
-	long max_ms = argc ? atol(argv[0]) : 500;
-	long long waited;
-	pid_t t, h;
-
-	if (nr_cpus() < 2)
-		ksft_exit_skip("needs 2 CPUs\n");
-	ksft_set_plan(1);
-	pin(0, 1);
-	t = fork();
-	if (t == 0) {
-		pin(0, 0);
-		for (;;)
-			;
-	}
-	usleep(200000);
-	if (sched_setscheduler(t, SCHED_FIFO, &sp))
-		ksft_exit_fail_msg("SCHED_FIFO: %s\n", strerror(errno));
-	usleep(1000000);
-	h = spawn_fifo_hog(0, now_ns(CLOCK_MONOTONIC) + 1500 * MSEC);
-	usleep(200000);
-	sched_setscheduler(t, SCHED_OTHER, &sp0);
-	waited = sched_field(t, "plugsched.waiting_ms");
-	kill(t, SIGKILL);
-	reap(t);
-	reap(h);
-	unpin(0);
-	ksft_test_result(waited >= 0 && waited <= max_ms,
-			 "back from SCHED_FIFO behind an RT hog: waited %lld ms by the watchdog's count, <= %ld\n",
-			 waited, max_ms);
-	return 0;
-}
-
 /* CPU @cpu's line of /sys/kernel/debug/sched/plug_released. */
 static int read_released(int cpu, long *releases, long *ms, int *now)
 {
@@ -231,7 +189,110 @@ static int read_released(int cpu, long *releases, long *ms, int *now)
 	return 0;
 }
 
-#define PLUG_SERVER_RUNTIME "/sys/kernel/debug/sched/plug_server/cpu1/runtime"
+#define PLUG_SERVER_RUNTIME "/sys/kernel/debug/sched/plug_server/cpu%d/runtime"
+
+/* CPU @cpu's plug server runtime: the old value to @old, @val written. */
+static void plug_server_runtime(int cpu, const char *val, char *old, size_t size)
+{
+	char path[80];
+
+	snprintf(path, sizeof(path), PLUG_SERVER_RUNTIME, cpu);
+	/* A kernel without it still shows what it can. */
+	if (old && read_file(path, old, size) <= 0)
+		snprintf(old, size, "50000000");
+	if (old)
+		old[strcspn(old, "\n")] = '\0';
+	write_file(path, val, strlen(val));
+}
+
+/*
+ * Put CPU @cpu's watchdog clock @ms behind: a plugged hog waits there
+ * behind a SCHED_FIFO hog with the CPU's plug server off, the CPU counts
+ * as released and its clock stands still.
+ */
+static void lag_clock(int cpu, long ms)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 50 * MSEC, end = start + ms * MSEC;
+	char runtime[32];
+	pid_t q, rt;
+
+	plug_server_runtime(cpu, "0", runtime, sizeof(runtime));
+	memset(hogs, 0, sizeof(struct hog));
+	q = spawn_hog(0, cpu, 0, start, end + 200 * MSEC);
+	usleep(20000);
+	rt = spawn_fifo_hog(cpu, end);
+	reap(rt);
+	reap(q);
+	plug_server_runtime(cpu, runtime, NULL, 0);
+}
+
+/*
+ * rtreturn MAX_MS: a hog made SCHED_FIFO on one CPU moves as such to the
+ * other, is preempted there by a higher SCHED_FIFO hog, and is made
+ * SCHED_OTHER again while it waits. Its wait, as the watchdog counts it,
+ * starts then: time in the RT class is no wait of the policy's, and the
+ * watchdog's clocks differ between CPUs (each stands still while a higher
+ * class has its CPU), so a stamp of the first CPU's clock read on the
+ * second is nonsense. Before switched_to_plug() refreshed the stamp, the
+ * hog, back on the CPU whose clock is 2 s behind, had "waited" 2^32
+ * jiffies less a second, and the watchdog ejected the policy.
+ */
+static int test_rtreturn(int argc, char **argv)
+{
+	struct sched_param sp = { .sched_priority = 10 }, top = { .sched_priority = 60 };
+	struct sched_param sp0 = { 0 };
+	long max_ms = argc ? atol(argv[0]) : 500, r, ms[2], skew;
+	char policy[32];
+	long long waited;
+	int now, a, b;
+	pid_t t, h;
+
+	if (nr_cpus() < 2)
+		ksft_exit_skip("needs 2 CPUs\n");
+	if (read_released(0, &r, &ms[0], &now) || read_released(1, &r, &ms[1], &now))
+		ksft_exit_fail_msg("cannot read /sys/kernel/debug/sched/plug_released\n");
+	ksft_set_plan(2);
+	snprintf(policy, sizeof(policy), "%s", active_policy());
+	/* A: the CPU whose clock is behind; put it 2 s behind B's at least. */
+	a = ms[1] >= ms[0];
+	b = !a;
+	if (ms[a] - ms[b] < 2000)
+		lag_clock(a, 2100 - (ms[a] - ms[b]));
+	read_released(0, &r, &ms[0], &now);
+	read_released(1, &r, &ms[1], &now);
+	skew = ms[a] - ms[b];
+
+	t = fork();
+	if (t == 0) {
+		pin(0, b);
+		for (;;)
+			;
+	}
+	/* Above every hog here, so that none of them holds up the test. */
+	if (sched_setscheduler(0, SCHED_FIFO, &top))
+		ksft_exit_fail_msg("SCHED_FIFO: %s\n", strerror(errno));
+	usleep(200000);
+	if (sched_setscheduler(t, SCHED_FIFO, &sp))
+		ksft_exit_fail_msg("SCHED_FIFO: %s\n", strerror(errno));
+	pin(t, a);
+	usleep(300000);
+	h = spawn_fifo_hog(a, now_ns(CLOCK_MONOTONIC) + 1500 * MSEC);
+	usleep(200000);
+	sched_setscheduler(t, SCHED_OTHER, &sp0);
+	waited = sched_field(t, "plugsched.waiting_ms");
+	/* The watchdog scans at least once a second: a false stall is acted on. */
+	reap(h);
+	kill(t, SIGKILL);
+	reap(t);
+	sched_setscheduler(0, SCHED_OTHER, &sp0);
+	ksft_test_result(skew >= 1500 && waited >= 0 && waited <= max_ms,
+			 "back from SCHED_FIFO (CPU %d to %d, clocks %ld ms apart >= 1500) behind an RT hog: waited %lld ms by the watchdog's count, <= %ld\n",
+			 b, a, skew, waited, max_ms);
+	ksft_test_result(!strcmp(active_policy(), policy),
+			 "%s stays after a task came back from SCHED_FIFO on another CPU: active %s\n",
+			 policy, active_policy());
+	return 0;
+}
 
 /*
  * rtwatch SECS: with CPU 1's plug server off (runtime 0, as an admin may
@@ -254,15 +315,11 @@ static int test_rtwatch(int argc, char **argv)
 	snprintf(policy, sizeof(policy), "%s", active_policy());
 	if (!strcmp(policy, "eevdf"))
 		ksft_exit_skip("no watchdog under eevdf\n");
-	/* A kernel without them still shows whether the policy stays. */
-	if (read_file(PLUG_SERVER_RUNTIME, runtime, sizeof(runtime)) <= 0)
-		snprintf(runtime, sizeof(runtime), "50000000");
 	rel = read_released(1, &r0, &ms0, &now0);
 	ksft_set_plan(4);
-	runtime[strcspn(runtime, "\n")] = '\0';
 	old_ms = knob_int("plugsched_watchdog_ms");
 	set_knob("plugsched_watchdog_ms", 1000);
-	write_file(PLUG_SERVER_RUNTIME, "0", 1);
+	plug_server_runtime(1, "0", runtime, sizeof(runtime));
 
 	/* Not behind the RT hog itself, with CPU 1's server off. */
 	pin(0, 0);
@@ -276,7 +333,7 @@ static int test_rtwatch(int argc, char **argv)
 	bad |= reap(h);
 	unpin(0);
 
-	write_file(PLUG_SERVER_RUNTIME, runtime, strlen(runtime));
+	plug_server_runtime(1, runtime, NULL, 0);
 	set_knob("plugsched_watchdog_ms", old_ms);
 	if (read_file("/sys/kernel/plugsched/state", state, sizeof(state)) <= 0)
 		snprintf(state, sizeof(state), "unknown");
