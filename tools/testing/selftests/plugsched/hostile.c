@@ -45,7 +45,10 @@ static void hostile_toggle(pid_t tid, bool affinity, unsigned long n)
 		sched_setscheduler(tid, n & 1 ? SCHED_BATCH : SCHED_OTHER, &sp);
 		return;
 	}
-	/* CPU 1 is offline: the mask changes, the CPU the task may use not. */
+	/*
+	 * Meant to change the mask but not the CPU the task may use; in the
+	 * one-CPU guest CPU 1 is not possible either, so both masks are {0}.
+	 */
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	if (n & 1)
