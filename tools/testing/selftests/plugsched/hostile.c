@@ -45,10 +45,7 @@ static void hostile_toggle(pid_t tid, bool affinity, unsigned long n)
 		sched_setscheduler(tid, n & 1 ? SCHED_BATCH : SCHED_OTHER, &sp);
 		return;
 	}
-	/*
-	 * Meant to change the mask but not the CPU the task may use; in the
-	 * one-CPU guest CPU 1 is not possible either, so both masks are {0}.
-	 */
+	/* CPU 1 is offline: the mask changes, the CPU the task may use not. */
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	if (n & 1)
@@ -123,18 +120,17 @@ static void hostile_body(struct hostile *h, struct hog *out, bool self, bool aff
 
 /*
  * One of a pair of hogs that, every @period_us of its own run, flip the
- * other's policy between SCHED_OTHER and SCHED_BATCH. Neither can leave
- * its own expired array or lower level alone, as it runs only from the
- * active one; but while one waits there the other runs and moves it, and
- * with two the policy's active set need never drain for a round robin to
- * reach the plain hog. Affinity is not flipped: with CPU 1 offline the
- * cpuset makes {0} and {0,1} the same mask, and nothing is re-enqueued.
+ * other's policy between SCHED_OTHER and SCHED_BATCH, or its affinity.
+ * Neither can leave its own expired array or lower level alone, as it
+ * runs only from the active one; but while one waits there the other runs
+ * and moves it, and with two the policy's active set need never drain for
+ * a round robin to reach the plain hog.
  */
-static void pair_body(struct hostile *h, struct hog *out, int me, int period_us,
-		      uint64_t start, uint64_t end)
+static void pair_body(struct hostile *h, struct hog *out, int me, bool affinity,
+		      int period_us, uint64_t start, uint64_t end)
 {
 	__atomic_store_n(&h->pair[me], syscall(SYS_gettid), __ATOMIC_RELEASE);
-	h->pair_toggles[me] = toggling_hog(out, &h->pair[!me], false, period_us, start, end);
+	h->pair_toggles[me] = toggling_hog(out, &h->pair[!me], affinity, period_us, start, end);
 }
 
 /* As nobody: what any local user can do. */
@@ -148,7 +144,7 @@ static pid_t fork_nobody(void)
 }
 
 /* 2 s hold 20 of o1's 100 ms slices: 6 of them make the plain hog's third. */
-static void test_pair(struct hostile *h, int secs, int min_pct)
+static void test_pair(struct hostile *h, int secs, int min_pct, bool affinity)
 {
 	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC;
 	uint64_t end = start + secs * NSEC;
@@ -172,7 +168,7 @@ static void test_pair(struct hostile *h, int secs, int min_pct)
 	for (i = 0; i < 2; i++) {
 		bad[i] = fork_nobody();
 		if (bad[i] == 0) {
-			pair_body(h, &hogs[1 + i], i, 2000, start, end);
+			pair_body(h, &hogs[1 + i], i, affinity, 2000, start, end);
 			_exit(0);
 		}
 	}
@@ -191,17 +187,18 @@ static void test_pair(struct hostile *h, int secs, int min_pct)
 		       (unsigned long long)(hogs[0].max_gap_ns / MSEC));
 	ksft_test_result(!rc && h->pair_toggles[0] > 10 && h->pair_toggles[1] > 10 &&
 			 pct >= bound,
-			 "a pair of hogs flipping each other's policy: the plain hog keeps %.1f%% >= %.1f%% of the CPU\n",
-			 pct, bound);
+			 "a pair of hogs flipping each other's %s: the plain hog keeps %.1f%% >= %.1f%% of the CPU\n",
+			 affinity ? "affinity" : "policy", pct, bound);
 }
 
 /*
  * hostile SECS MIN_PCT: as an unprivileged user, on one CPU (CPU 1 taken
- * offline), a hog that toggles its own policy (SCHED_OTHER/SCHED_BATCH)
- * or affinity every 2 ms of its run, or has a sibling toggle it every
- * 2 ms, runs beside a plain hog. A re-enqueue after such a change must
- * keep the task's place in the policy: the plain hog keeps MIN_PCT% of
- * the CPU in each of the four runs.
+ * offline, so that a mask with it differs from one without), a hog that
+ * toggles its own policy (SCHED_OTHER/SCHED_BATCH) or affinity every 2 ms
+ * of its run, or has a sibling toggle it every 2 ms, runs beside a plain
+ * hog. A re-enqueue after such a change must keep the task's place in the
+ * policy: the plain hog keeps MIN_PCT% of the CPU in each of the four
+ * runs; then two pairs (test_pair()).
  */
 static int test_hostile(int argc, char **argv)
 {
@@ -216,7 +213,7 @@ static int test_hostile(int argc, char **argv)
 		ksft_exit_fail_msg("usage: hostile SECS MIN_PCT\n");
 	secs = atoi(argv[0]);
 	min_pct = atoi(argv[1]);
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 	if (nr_cpus() > 1) {
 		if (set_online(1, 0))
 			ksft_exit_fail_msg("cannot take CPU 1 offline: %s\n", strerror(errno));
@@ -251,7 +248,8 @@ static int test_hostile(int argc, char **argv)
 				 "a hog that %s: the plain hog keeps %.1f%% >= %d%% of the CPU\n",
 				 names[mode], pct, min_pct);
 	}
-	test_pair(h, secs, min_pct);
+	test_pair(h, secs, min_pct, false);
+	test_pair(h, secs, min_pct, true);
 	unpin(0);
 	if (offline && set_online(1, 1))
 		ksft_exit_fail_msg("cannot bring CPU 1 back: %s\n", strerror(errno));
