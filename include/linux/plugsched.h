@@ -31,6 +31,7 @@ struct seq_file;
 #define PLUGSCHED_ENQ_NEW	0x02	/* first enqueue of a new task */
 #define PLUGSCHED_ENQ_MIGRATED	0x04	/* moved here while runnable */
 #define PLUGSCHED_ENQ_RESTORE	0x08	/* back after a nice/policy change */
+#define PLUGSCHED_ENQ_PULLED	0x10	/* with MIGRATED: by the balancer */
 
 /* Flags passed to &plugsched_ops.dequeue. */
 #define PLUGSCHED_DEQ_SLEEP	0x01	/* the task goes to sleep */

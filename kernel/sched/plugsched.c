@@ -44,6 +44,8 @@ static_assert(sizeof(struct plugsched_task) <= 128);
 #define PLUGSCHED_TF_OWNER	0x00ff
 /* The policy has the task queued (between its enqueue and dequeue calls). */
 #define PLUGSCHED_TF_QUEUED	0x0100
+/* Being moved by the balancer (set around its enqueue only). */
+#define PLUGSCHED_TF_PULLED	0x0200
 
 /* Built-in policies; index + 1 is the owner tag kept in p->plugsched.flags. */
 static const struct plugsched_ops * const plugsched_policies[] = {
@@ -513,6 +515,8 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		pflags |= PLUGSCHED_ENQ_RESTORE;
 	if (task_on_rq_migrating(p))
 		pflags |= PLUGSCHED_ENQ_MIGRATED;
+	if (p->plugsched.flags & PLUGSCHED_TF_PULLED)
+		pflags |= PLUGSCHED_ENQ_PULLED;
 	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
 		p->plugsched.runnable_at = plugsched_now(prq);
 	else if ((pflags & PLUGSCHED_ENQ_MIGRATED) && !fresh)
@@ -868,7 +872,9 @@ static void plugsched_move_task(struct rq *src, struct rq *dst,
 {
 	deactivate_task(src, p, DEQUEUE_NOCLOCK);
 	set_task_cpu(p, cpu_of(dst));
+	p->plugsched.flags |= PLUGSCHED_TF_PULLED;
 	activate_task(dst, p, ENQUEUE_NOCLOCK);
+	p->plugsched.flags &= ~PLUGSCHED_TF_PULLED;
 	wakeup_preempt(dst, p, 0);
 }
 

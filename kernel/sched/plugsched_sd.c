@@ -33,6 +33,10 @@
 #define SD_LOWEST		(SD_LEVELS - 1)
 #define SD_RR_BASE_MS		8
 
+/* How a task came while runnable: any move, or the balancer's pull. */
+#define SD_MOVED		1
+#define SD_PULLED		2
+
 /* Knobs */
 static int sd_rr_interval_ms = SD_RR_BASE_MS;
 static int sd_interactive = 1;
@@ -61,7 +65,7 @@ struct sd_task {
 	s16	cpu;		/* CPU whose staircase the task is on, -1: none */
 	u8	level;		/* 0..39 in the active array */
 	u8	quota_level;	/* level p->plugsched.slice was granted at */
-	u8	pulled;		/* just moved here while runnable */
+	u8	pulled;		/* just moved here while runnable: SD_MOVED, SD_PULLED */
 	u8	lead;		/* levels below the current one when it left */
 };
 
@@ -322,7 +326,7 @@ static void sd_place(struct plugsched_rq *prq, struct task_struct *p)
 		u32 old_epoch = old ? READ_ONCE(old->epoch) : 0;
 
 		st->cpu = prq->cpu;
-		if (old && st->epoch == old_epoch + 1) {
+		if (old && st->epoch == old_epoch + 1 && st->pulled != SD_PULLED) {
 			/* Used its staircase there: it waits here too. */
 			st->epoch = srq->epoch + 1;
 			sd_enter(srq, srq->expired, p, top, rr);
@@ -351,17 +355,25 @@ static void sd_place(struct plugsched_rq *prq, struct task_struct *p)
 	}
 
 	/* The rotation is ending: wait for the next one. */
-	if (srq->closed) {
+	if (srq->closed && st->pulled != SD_PULLED) {
 		sd_expire(srq, p);
 		return;
 	}
 	/* Never above its own level (nice may have changed), nor a closed one. */
 	level = max3((unsigned int)st->level, top, srq->level);
 	/*
-	 * Moved while runnable: as far below this CPU's current level as it
-	 * was below the old one's, for levels pass at different speeds.
+	 * Pulled by the balancer from a busier CPU, where it waited: its turn
+	 * here, at the current level, even if it had used its staircase or
+	 * this rotation is closing. Anywhere else (a lower level, the expired
+	 * array) it would only wait again until pulled back, and the other
+	 * two of three hogs on two CPUs would keep a CPU each meanwhile.
+	 * Moved otherwise (affinity, hotplug): as far below this CPU's current
+	 * level as it was below the old one's, for levels pass at different
+	 * speeds, and an expired task stays expired: moving gains nothing.
 	 */
-	if (st->pulled)
+	if (st->pulled == SD_PULLED)
+		level = max(top, srq->level);
+	else if (st->pulled)
 		level = max(top, min(srq->level + st->lead, (unsigned int)SD_LOWEST));
 	if (p->plugsched.slice <= 0) {
 		st->level = level;
@@ -391,7 +403,8 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 	struct sd_task *st = sd_task(p);
 	bool fresh;
 
-	st->pulled = !!(flags & PLUGSCHED_ENQ_MIGRATED);
+	st->pulled = flags & PLUGSCHED_ENQ_PULLED ? SD_PULLED :
+		     flags & PLUGSCHED_ENQ_MIGRATED ? SD_MOVED : 0;
 	if (plugsched_task_is_idle(p)) {
 		st->cpu = prq->cpu;
 		p->plugsched.slice = sd_rr();
