@@ -83,19 +83,27 @@ boot_start() {
 	BOOT_PID[$name]=$!
 }
 boot_report() {
-	local name=$1 log=$OUT/$1.log rc ntap short bad fail0=$FAIL steal
+	local name=$1 log=$OUT/$1.log rc fail0=$FAIL steal
 	wait "${BOOT_PID[$name]}"
 	rc=$(cat "$OUT/$name.rc")
 	steal=$(steal_pct "${BOOT_ST[$name]}")
 	[ "$PAIRED" = 1 ] && echo "== boot $name"
 	echo "# host: ${steal}% of the build machine's CPU time stolen by its hypervisor during this boot"
+	judge "$name" "$log" "$rc" "$(( $(date +%s) - BOOT_T0[$name] ))s"
+	[ "$FAIL" = "$fail0" ] || STEAL+=("boot $name: $((FAIL - fail0)) failed, host steal ${steal}%")
+}
+# judge NAME LOG RC TIME: count a boot's results, and fail the boot where
+# the log shows a result lost: a script that did not reach its end marker,
+# a selftest short of its plan, a shell error, a splat.
+judge() {
+	local name=$1 log=$2 rc=$3 ntap short bad
 	count_lines < <(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | tr -d '\r' |
 		grep -E '^(ok|not ok) [0-9]|^# ' | grep -v '^# Totals\|^# Planned\|^# SKIP\|^# t-end')
 	ntap=$(sed -n '/PLUGSCHED-BEGIN/,$p' "$log" | grep -a -c -E '^(ok|not ok) [0-9]')
 	# The scripts' last line: one that dies half way never prints it.
 	result $([ "$rc" != 124 ] && [ "$rc" != 125 ] && [ "$ntap" -gt 0 ] &&
 		 grep -a -q 'PLUGSCHED-END' "$log" && echo 0 || echo 1) \
-		"$name: guest ran its script to the end: $ntap results ($(( $(date +%s) - BOOT_T0[$name] ))s)"
+		"$name: guest ran its script to the end: $ntap results ($4)"
 	short=$(short_plans "$log")
 	[ -z "$short" ] || echo "$short" | sed 's/^/# short: test, planned, got: /'
 	result $([ -z "$short" ] && echo 0 || echo 1) "$name: every selftest printed all the results it planned"
@@ -107,7 +115,30 @@ boot_report() {
 	bad=$(grep -a -E "$BAD_PATTERNS" "$log" | head -5)
 	[ -z "$bad" ] || echo "$bad" | sed 's/^/# /'
 	result $([ -z "$bad" ] && echo 0 || echo 1) "$name: no WARN, BUG, lockdep, UBSAN or hung task in the log"
-	[ "$FAIL" = "$fail0" ] || STEAL+=("boot $name: $((FAIL - fail0)) failed, host steal ${steal}%")
+}
+# harness_caught NAME LOG DESCRIPTION: judge a doctored copy of a boot's
+# log as a boot of its own, apart from the real counts; pass if it fails.
+harness_caught() {
+	local n
+	n=$( (PASS=0 FAIL=0 FAILED=(); judge "$1" "$2" 0 0s > "$2.judged"; echo "$FAIL") )
+	grep '^not ok' "$2.judged" | sed 's/^/# judged: /'
+	result $([ "$n" -gt 0 ] && echo 0 || echo 1) "harness: $3 turns the boot red ($n failed checks)"
+}
+# The harness can fail (issue 16): a passing boot's log, doctored the way
+# a lost result would leave it, must not pass. Killed half way: the
+# script's output up to the middle of its results, then init's exit line
+# for a killed shell; one line gone: a selftest's "ok" line deleted.
+harness_selftest() {
+	local log=$OUT/$1.log dir=$OUT/harness mid first
+	mkdir -p "$dir"
+	mid=$(grep -a -n -E '^(ok|not ok) [0-9]' "$log" | sed -n "$(( $(grep -a -c -E '^(ok|not ok) [0-9]' "$log") / 2 ))p" | cut -d: -f1)
+	{ head -n "$mid" "$log"; echo "PLUGSCHED-EXIT=137"; } > "$dir/killed.log"
+	harness_caught "$1-killed" "$dir/killed.log" "its guest script killed half way"
+	# The first result of a selftest that planned more than one.
+	first=$(awk '/^1\.\.([2-9]|[1-9][0-9])/ { want = 1; next }
+		want && /^ok [0-9]/ { print NR; exit }' "$log")
+	sed "${first:-1}d" "$log" > "$dir/deleted.log"
+	harness_caught "$1-deleted" "$dir/deleted.log" "a selftest's result line deleted from it"
 }
 PAIRED=0
 boot() { boot_start "$@"; boot_report "$1"; }
@@ -132,6 +163,7 @@ pair() {
 # and bounds are its suite in the selftest (suites.c), run by policy.sh;
 # the KUnit suites ran during those boots.
 boot eevdf prod eevdf 2 1 "" policy.sh eevdf
+harness_selftest eevdf
 for p in o1 cfs sd zaphod numa; do
 	boot "$p" prod "$p" 2 1 "" policy.sh "$p"
 	kunit_passed "plugsched_$p" "$p"
