@@ -47,10 +47,7 @@ struct seq_file;
  * @cpu:	the CPU this runqueue belongs to
  * @next_balance: jiffies of the next periodic balance
  * @next_kick:	jiffies before which no idle CPU is kicked again
- * @nr_balances: busy balances since the last one across nodes (home nodes)
- * @next_node_balance: jiffies of the next idle balance across nodes
  * @kick_backoff: current kick interval in jiffies (doubles while kicks fail)
- * @nr_pulled:	tasks this CPU pulled from others, for statistics
  * @runnable:	the queued tasks, longest waiting first (see
  *		&plugsched_task.runnable_node); owned by the core
  * @runnable_idle: the same for SCHED_IDLE tasks, which may wait for ever
@@ -72,10 +69,7 @@ struct plugsched_rq {
 	int			cpu;
 	unsigned long		next_balance;
 	unsigned long		next_kick;
-	unsigned int		nr_balances;
-	unsigned long		next_node_balance;
 	unsigned long		kick_backoff;
-	unsigned long		nr_pulled;
 	struct list_head	runnable;
 	struct list_head	runnable_idle;
 	bool			released;
@@ -136,10 +130,11 @@ struct plugsched_knob {
  *		at fork; the core's migration scan moves tasks going home
  *		first and tasks at home last (see plugsched_numa_select_cpu()
  *		and plugsched_numa_balance() for the rest of the mechanism)
- * @base:	a policy this one is built on: every callback, number and
- *		flag left 0 here is taken from @base at boot, and @base's
- *		knobs are registered with this policy's own. An own callback
- *		may call @base's through it.
+ * @base_name:	the name of a policy this one is built on: every callback,
+ *		number and flag left 0 here is taken from that policy at boot,
+ *		and its knobs are registered with this policy's own
+ * @base:	that policy, set by the core at boot; an own callback may call
+ *		the base's through it
  *
  * @init:	activation: set up global state. Knobs already hold their
  *		defaults and may be adjusted (e.g. scaled by CPU count).
@@ -219,6 +214,7 @@ struct plugsched_ops {
 	unsigned int			imbalance_pct;
 	bool				balance_by_load;
 	bool				home_nodes;
+	const char			*base_name;
 	const struct plugsched_ops	*base;
 
 	int	(*init)(void);
@@ -254,18 +250,25 @@ struct plugsched_ops {
 	void	(*cpu_acquire)(struct plugsched_rq *prq);
 };
 
-/* The built-in policies (kernel/sched/plugsched_<name>.c). */
-extern const struct plugsched_ops plugsched_o1_ops;
-extern const struct plugsched_ops plugsched_cfs_ops;
-extern const struct plugsched_ops plugsched_sd_ops;
-extern const struct plugsched_ops plugsched_zaphod_ops;
-extern struct plugsched_ops plugsched_numa_ops;		/* completed at boot */
-extern const struct plugsched_ops plugsched_starve_ops;	/* test builds only */
+/**
+ * PLUGSCHED_POLICY - register a policy with the core
+ * @ops:	the policy's &struct plugsched_ops, defined __ro_after_init (the
+ *		core completes a derived policy from its base at boot)
+ *
+ * Places a pointer to @ops in the __plugsched_policies section, where the
+ * core finds every built-in policy at boot. It checks each one before it
+ * trusts it (required callbacks, numbers in range, well-formed knob
+ * tables); one that fails is refused with a message naming the problem
+ * and is not listed in /sys/kernel/plugsched/available.
+ */
+#define PLUGSCHED_POLICY(ops)							\
+	static struct plugsched_ops * const __plugsched_policy_##ops		\
+	__used __section("__plugsched_policies") = &(ops)
 
 /* Flags of plugsched_balance_span(). */
 #define PLUGSCHED_BAL_KEEP_HOME	0x01	/* leave tasks on their home node */
 
-/* Core services for policies (kernel/sched/plugsched.c). */
+/* Core services for policies (kernel/sched/plugsched*.c). */
 u64 plugsched_clock(struct plugsched_rq *prq);
 struct task_struct *plugsched_curr(struct plugsched_rq *prq);
 void plugsched_resched(struct plugsched_rq *prq);
@@ -276,6 +279,7 @@ int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
 int plugsched_balance(struct plugsched_rq *this, bool idle);
 int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 			   const struct cpumask *span, unsigned int flags);
+/* Home nodes (kernel/sched/plugsched_homenode.c): select PLUGSCHED_HOME_NODES. */
 int plugsched_numa_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags,
 			      unsigned int threshold);
 int plugsched_numa_balance(struct plugsched_rq *this, bool idle,

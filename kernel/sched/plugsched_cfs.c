@@ -445,7 +445,7 @@ static void pcfs_show_task(struct seq_file *m, struct task_struct *p)
 	seq_printf(m, "%-45s:%21lu\n", "cfs.weight", plugsched_task_weight(p));
 }
 
-const struct plugsched_ops plugsched_cfs_ops = {
+static struct plugsched_ops plugsched_cfs_ops __ro_after_init = {
 	.name			= "cfs",
 	.knobs			= pcfs_knobs,
 	.nr_knobs		= ARRAY_SIZE(pcfs_knobs),
@@ -471,6 +471,8 @@ const struct plugsched_ops plugsched_cfs_ops = {
 	.show_task		= pcfs_show_task,
 	.count			= pcfs_count,
 };
+
+PLUGSCHED_POLICY(plugsched_cfs_ops);
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST
 #include "plugsched_cfs_kunit.c"

@@ -54,17 +54,12 @@ static int numa_balance(struct plugsched_rq *this, bool idle)
 				      READ_ONCE(numa_threshold));
 }
 
-static void numa_show_task(struct seq_file *m, struct task_struct *p)
-{
-	seq_printf(m, "%-45s:%21d\n", "numa.home_node", plugsched_task_home(p));
-	seq_printf(m, "%-45s:%21d\n", "numa.node", cpu_to_node(task_cpu(p)));
-	plugsched_o1_ops.show_task(m, p);
-}
+static void numa_show_task(struct seq_file *m, struct task_struct *p);
 
-/* Completed from plugsched_o1_ops at boot; read-only from then on. */
-struct plugsched_ops plugsched_numa_ops __ro_after_init = {
+/* Completed from the O(1) policy at boot; read-only from then on. */
+static struct plugsched_ops plugsched_numa_ops __ro_after_init = {
 	.name			= "numa",
-	.base			= &plugsched_o1_ops,
+	.base_name		= "o1",
 	.knobs			= numa_knobs,
 	.nr_knobs		= ARRAY_SIZE(numa_knobs),
 	.home_nodes		= true,
@@ -77,6 +72,15 @@ struct plugsched_ops plugsched_numa_ops __ro_after_init = {
 	.balance		= numa_balance,
 	.show_task		= numa_show_task,
 };
+
+PLUGSCHED_POLICY(plugsched_numa_ops);
+
+static void numa_show_task(struct seq_file *m, struct task_struct *p)
+{
+	seq_printf(m, "%-45s:%21d\n", "numa.home_node", plugsched_task_home(p));
+	seq_printf(m, "%-45s:%21d\n", "numa.node", cpu_to_node(task_cpu(p)));
+	plugsched_numa_ops.base->show_task(m, p);
+}
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST
 #include "plugsched_numa_kunit.c"

@@ -396,7 +396,7 @@ static void o1_show_task(struct seq_file *m, struct task_struct *p)
 	seq_printf(m, "%-45s:%21llu\n", "o1.timeslice_ns", o1_task_slice(p));
 }
 
-const struct plugsched_ops plugsched_o1_ops = {
+static struct plugsched_ops plugsched_o1_ops __ro_after_init = {
 	.name			= "o1",
 	.knobs			= o1_knobs,
 	.nr_knobs		= ARRAY_SIZE(o1_knobs),
@@ -421,6 +421,8 @@ const struct plugsched_ops plugsched_o1_ops = {
 	.count			= o1_count,
 	.dump			= o1_dump,
 };
+
+PLUGSCHED_POLICY(plugsched_o1_ops);
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST
 #include "plugsched_o1_kunit.c"

@@ -592,7 +592,7 @@ static void sd_show_task(struct seq_file *m, struct task_struct *p)
 	seq_printf(m, "%-45s:%21u\n", "sd.static_level", sd_static_level(p));
 }
 
-const struct plugsched_ops plugsched_sd_ops = {
+static struct plugsched_ops plugsched_sd_ops __ro_after_init = {
 	.name			= "sd",
 	.knobs			= sd_knobs,
 	.nr_knobs		= ARRAY_SIZE(sd_knobs),
@@ -616,6 +616,8 @@ const struct plugsched_ops plugsched_sd_ops = {
 	.count			= sd_count,
 	.dump			= sd_dump,
 };
+
+PLUGSCHED_POLICY(plugsched_sd_ops);
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST
 #include "plugsched_sd_kunit.c"

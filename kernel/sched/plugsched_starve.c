@@ -5,7 +5,7 @@
  * is written to /proc/sys/kernel/starve_pid. That task stays runnable and
  * waits until the watchdog hands every task back to the mainline class.
  *
- * Built only with CONFIG_PLUGSCHED_STARVE_TEST; never use it for real.
+ * Built only with CONFIG_PLUGSCHED_STARVE; never use it for real.
  */
 #include <linux/percpu.h>
 #include <linux/plugsched.h>
@@ -126,7 +126,7 @@ static void starve_show_task(struct seq_file *m, struct task_struct *p)
 	seq_printf(m, "%-45s:%21d\n", "starve.victim", starve_victim(p));
 }
 
-const struct plugsched_ops plugsched_starve_ops = {
+static struct plugsched_ops plugsched_starve_ops __ro_after_init = {
 	.name			= "starve",
 	.knobs			= starve_knobs,
 	.nr_knobs		= ARRAY_SIZE(starve_knobs),
@@ -146,3 +146,5 @@ const struct plugsched_ops plugsched_starve_ops = {
 	.show_task		= starve_show_task,
 	.count			= starve_count,
 };
+
+PLUGSCHED_POLICY(plugsched_starve_ops);

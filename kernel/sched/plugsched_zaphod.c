@@ -499,7 +499,7 @@ static void zaphod_dump(struct plugsched_rq *prq, struct task_struct *p)
 	       zt->ia_bonus, zt->tpt_bonus);
 }
 
-const struct plugsched_ops plugsched_zaphod_ops = {
+static struct plugsched_ops plugsched_zaphod_ops __ro_after_init = {
 	.name			= "zaphod",
 	.knobs			= zaphod_knobs,
 	.nr_knobs		= ARRAY_SIZE(zaphod_knobs),
@@ -524,6 +524,8 @@ const struct plugsched_ops plugsched_zaphod_ops = {
 	.count			= zaphod_count,
 	.dump			= zaphod_dump,
 };
+
+PLUGSCHED_POLICY(plugsched_zaphod_ops);
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST
 #include "plugsched_zaphod_kunit.c"

@@ -45,6 +45,21 @@ for line in sys.stdin:
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
 report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on patches/"
 
+# The core names no policy (issue 17): policies are the files that are not
+# the core's, and the core's files neither call one by its symbols nor by
+# its name ("o1", sched=o1).
+core="kernel/sched/plugsched.c kernel/sched/plugsched_balance.c kernel/sched/plugsched_register.c
+	kernel/sched/plugsched_switch.c kernel/sched/plugsched_ui.c kernel/sched/plugsched_internal.h"
+out=
+for f in kernel/sched/plugsched_*.c; do
+	n=${f#kernel/sched/plugsched_} n=${n%.c}
+	case $n in balance | register | switch | ui | homenode | kunit | *_kunit) continue ;; esac
+	# shellcheck disable=SC2086 # one word per file
+	out+=$(grep -n -E "plugsched_${n}_|\"$n\"|sched=$n\b" $core || true)
+done
+[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+report "$([ -z "$out" ] && echo 0 || echo 1)" "no policy is named in the core's files"
+
 # The guest scripts, run by busybox sh: POSIX sh, shellcheck clean.
 out=$(cd "$TOP/tools/testing/plugsched/guest" && shellcheck -s sh -x --source-path=SCRIPTDIR ./*.sh 2>&1)
 report $? "shellcheck on the guest scripts (tools/testing/plugsched/guest)"
@@ -53,14 +68,8 @@ report $? "shellcheck on the guest scripts (tools/testing/plugsched/guest)"
 # sparse: rebuild every object we add and the files our hooks touch with
 # C=2, in the production tree and in the debug one (CONFIG_PLUGSCHED_DEBUG
 # code, the test-only policy). A build error is a failure of its own.
-ours_objs() { # tree: kernel/sched/plugsched*.o its config builds
-	local o=kernel/sched/plugsched.o p
-	for p in o1 cfs sd zaphod numa starve; do
-		u=${p^^}
-		[ $p = starve ] && u=STARVE_TEST
-		grep -q "^CONFIG_PLUGSCHED_$u=y" "$1/.config" && o="$o kernel/sched/plugsched_$p.o"
-	done
-	echo "$o"
+ours_objs() { # tree: the kernel/sched/plugsched*.o its config built
+	(cd "$1" && ls kernel/sched/plugsched*.o 2>/dev/null) | tr '\n' ' '
 }
 sparse_out=
 for tree in "$obj" "$B/debug"; do
@@ -170,10 +179,17 @@ subset() { # name fragment-lines...
 	report $ok "the patched tree compiles with $name, no plugsched symbol left undefined"
 }
 subset "CONFIG_PLUGSCHED=n" "# CONFIG_PLUGSCHED is not set"
-for p in O1 CFS SD ZAPHOD NUMA; do
+# The policies a user may make the default, as Kconfig offers them.
+defaults=$(awk '/^config PLUGSCHED_DEFAULT_/ { print substr($2, 19) }' "$TOP/Kconfig" |
+	grep -v -x -e EEVDF -e NAME)
+selects() { # POLICY: the PLUGSCHED_* options its Kconfig entry selects
+	awk -v c="config PLUGSCHED_$1" '$0 == c { f = 1; next } /^(config|choice|endchoice)/ { f = 0 }
+		f && $1 == "select" { print substr($2, 11) }' "$TOP/Kconfig"
+}
+for p in $defaults; do
 	frag=()
-	for q in O1 CFS SD ZAPHOD NUMA; do
-		[ $q = $p ] || [ "$p$q" = NUMAO1 ] || frag+=("# CONFIG_PLUGSCHED_$q is not set")
+	for q in $defaults; do
+		[ $q = $p ] || selects $p | grep -q -x "$q" || frag+=("# CONFIG_PLUGSCHED_$q is not set")
 	done
 	subset "only CONFIG_PLUGSCHED_$p" "${frag[@]}" "CONFIG_PLUGSCHED_DEFAULT_$p=y"
 done

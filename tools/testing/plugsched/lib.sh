@@ -58,7 +58,7 @@ unpack_pristine() {
 overlay_files() {
 	(cd "$TOP" && {
 		echo "Kconfig:kernel/Kconfig.plugsched"
-		for f in include/linux/plugsched*.h kernel/sched/plugsched*.c \
+		for f in include/linux/plugsched*.h kernel/sched/plugsched*.[ch] \
 			 Documentation/scheduler/plugsched.rst \
 			 tools/testing/selftests/plugsched/*; do
 			[ -f "$f" ] && echo "$f:$f"
@@ -80,8 +80,22 @@ apply_project() {
 	done < "$TOP/patches/series"
 }
 
-# The policies every boot-per-policy script covers (eevdf apart).
-PLUGSCHED_POLICIES="o1 cfs sd zaphod numa"
+# available_in LOG: the policies a boot's kernel lists (eevdf apart), from
+# the "AVAILABLE ..." line its guest script logged.
+available_in() {
+	grep -a '^AVAILABLE ' "$1" 2>/dev/null | tail -1 | tr -d '\r' | cut -d' ' -f2- |
+		tr ' ' '\n' | grep -v -x -e eevdf -e '' | tr '\n' ' ' | sed 's/ $//'
+}
+
+# kernel_policies IMAGE: boot IMAGE (prod or debug) once and list its policies.
+kernel_policies() {
+	local img=$B/bzImage log=$B/available-$1.log
+	[ "$1" = debug ] && img=$B/debug/bzImage
+	PLUGSCHED_QUIET=1 "$TOP/tools/testing/plugsched/run.sh" -k "$img" -c 1 -l "$log" \
+		"echo AVAILABLE \$(cat /sys/kernel/plugsched/available)" >/dev/null 2>&1 ||
+		die "cannot boot $img to list its policies"
+	available_in "$log"
+}
 
 # Lines a correct kernel never logs.
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|detected stall|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'

@@ -55,8 +55,21 @@ preemption rules for SCHED_BATCH and SCHED_IDLE, wakeup/fork/exec placement,
 idle pull and periodic balancing, and migration. Each policy declares its
 tunables once and the core registers the active policy's in
 /proc/sys/kernel; /sys/kernel/plugsched and /proc/scheduler report it.
-A policy is chosen at boot with sched=<name>; sched=eevdf keeps mainline." \
-	Kconfig include/linux/plugsched_types.h include/linux/plugsched.h kernel/sched/plugsched.c
+A policy is chosen at boot with sched=<name>; sched=eevdf keeps mainline.
+Policies register with PLUGSCHED_POLICY(), which places their ops in a
+linker section; the core checks each before trusting it (callbacks,
+ranges, knob tables) and refuses a broken one with a message. One state
+machine (mainline, enabling, enabled, disabling, fallback) flips the
+static keys; switches, the watchdog and SysRq-P move tasks between the
+fair and the plug class. The core is split by concern: the class hooks
+and services (plugsched.c), placement and balancing (plugsched_balance.c),
+registration (plugsched_register.c), the state machine and switching
+(plugsched_switch.c), and the user interface (plugsched_ui.c)." \
+	Kconfig include/linux/plugsched_types.h include/linux/plugsched.h \
+	kernel/sched/plugsched_internal.h kernel/sched/plugsched.c \
+	kernel/sched/plugsched_balance.c kernel/sched/plugsched_register.c \
+	kernel/sched/plugsched_switch.c kernel/sched/plugsched_ui.c \
+	kernel/sched/plugsched_kunit.c
 
 commit_new "sched/plugsched: add the O(1) policy" \
 "The O(1) scheduler of 2.6.0 .. 2.6.22 as a plugsched policy (sched=o1):
@@ -107,6 +120,16 @@ slot (whole lists, slots caught up lazily), so nobody starves. KUnit tests
 cover the bonus arithmetic, the eb level and the promotion step." \
 	kernel/sched/plugsched_zaphod.c kernel/sched/plugsched_zaphod_kunit.c
 
+commit_new "sched/plugsched: add home nodes for NUMA placement" \
+"Policy code that policies may reuse, after Erich Focht's NUMA scheduler
+for 2.5 (CONFIG_PLUGSCHED_HOME_NODES, selected by its users): a policy that
+sets plugsched_ops.home_nodes gets a home node per task, inherited at
+fork, set by a one-node affinity and chosen at exec by
+plugsched_numa_select_cpu(); plugsched_numa_balance() balances within the
+node and now and then across nodes by a decayed view of each node's load,
+tasks going home first." \
+	kernel/sched/plugsched_homenode.c
+
 commit_new "sched/plugsched: add the NUMA-aware policy" \
 "Erich Focht's NUMA scheduler for 2.5 as a plugsched policy (sched=numa),
 built on the O(1) policy's queues through plugsched_ops.base and on the
@@ -121,11 +144,18 @@ node." \
 	kernel/sched/plugsched_numa.c kernel/sched/plugsched_numa_kunit.c
 
 commit_new "sched/plugsched: add a test policy that starves a task" \
-"A policy for testing the watchdog only (CONFIG_PLUGSCHED_STARVE_TEST,
+"A policy for testing the watchdog only (CONFIG_PLUGSCHED_STARVE,
 sched=starve): round robin that never picks the task whose PID is written
 to /proc/sys/kernel/starve_pid, so that the watchdog has something to
 catch." \
 	kernel/sched/plugsched_starve.c
+
+commit_new "sched/plugsched: add a round-robin example policy" \
+"The smallest policy the core takes (CONFIG_PLUGSCHED_RR, sched=rr, test
+builds only): one FIFO per CPU on the core's priority array, a slice of
+rr_slice_ms each, nice ignored. It is one file and its Kconfig entry, the
+model of the documentation's walk-through for adding a policy." \
+	kernel/sched/plugsched_rr.c
 
 while read -r p; do
 	[ -n "$p" ] && [ "${p#\#}" = "$p" ] || continue

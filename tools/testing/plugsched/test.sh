@@ -164,9 +164,37 @@ pair() {
 # the KUnit suites ran during those boots.
 boot eevdf prod eevdf 2 1 "" policy.sh eevdf
 harness_selftest eevdf
-for p in o1 cfs sd zaphod numa; do
+# The policies are the kernel's, as its /sys/kernel/plugsched/available
+# lists them (policy.sh logs it): no list of them here.
+PLUGSCHED_POLICIES=$(available_in "$OUT/eevdf.log")
+result $([ -n "$PLUGSCHED_POLICIES" ] && echo 0 || echo 1) \
+	"the production kernel lists its policies: $PLUGSCHED_POLICIES"
+# The core's checks of a policy before it trusts one (issue 17): broken
+# policies, registered by the KUnit build, refused at boot with the reason.
+kunit_passed plugsched_core eevdf
+result $(grep -a -q 'plugsched: policy kunit_nopick refused: no pick callback' "$OUT/eevdf.log" &&
+	 grep -a -q 'plugsched: policy kunit_badknob refused: knob kunit_bad_knob: not min <= def <= max' \
+		"$OUT/eevdf.log" && echo 0 || echo 1) \
+	"a policy without a pick callback and one with a bad knob table are refused at boot, with the reason"
+# readme_knobs BOOT: the README's knob table holds every knob the boot's
+# kernel declares (/sys/kernel/plugsched/knobs, logged by policy.sh) with
+# its range and default: the kernel's declaration is the one source.
+readme_knobs() {
+	local n bad
+	n=$(grep -a -c '^KNOB ' "$OUT/$1.log")
+	bad=$(grep -a '^KNOB ' "$OUT/$1.log" | tr -d '\r' | while read -r _ name _ range def _; do
+		grep -q -E "^    [^ ]+ +$name +([^ ]+ +)?${range//|/\\|} +$def( |\$)" "$TOP/README" ||
+			echo "$name $range $def"
+	done | paste -s -d, -)
+	result $([ "$n" -gt 0 ] && [ -z "$bad" ] && echo 0 || echo 1) \
+		"README's knob table has the $n knobs $1 declares, ranges and defaults${bad:+; not: $bad}"
+}
+readme_knobs eevdf
+for p in $PLUGSCHED_POLICIES; do
 	boot "$p" prod "$p" 2 1 "" policy.sh "$p"
-	kunit_passed "plugsched_$p" "$p"
+	readme_knobs "$p"
+	# A policy's KUnit suite, if it has one, ran in its boot.
+	! grep -a -q "# Subtest: plugsched_$p\b" "$OUT/$p.log" || kunit_passed "plugsched_$p" "$p"
 done
 grep -a 'tree height' "$OUT/cfs.log" | sed 's/^.*# /# /' | tr -d '\r'
 
@@ -228,6 +256,13 @@ pair o1-numa prod o1 4 2 "sysctl.kernel.o1_def_timeslice_ms=50 sysctl.kernel.o1_
 	cfs-smp4 prod cfs 4 1 "" smp.sh cfs
 pair sd-smp4 prod sd 4 1 "" smp.sh sd -- \
 	eevdf-debug debug eevdf 2 1 "" debug.sh eevdf
+# Test-only policies of the debug kernel (the round-robin example; starve
+# has its watchdog boot): booted, the generic suite and knobs as declared.
+for p in $(available_in "$OUT/eevdf-debug.log"); do
+	case " $PLUGSCHED_POLICIES starve " in *" $p "*) continue ;; esac
+	boot "$p" debug "$p" 2 1 "" policy.sh "$p"
+	readme_knobs "$p"
+done
 
 # The debug kernel per policy, 4 CPUs in 2 nodes: the common checks and
 # the negative controls (issue 16), then a one-minute torture (issue 8):

@@ -19,6 +19,7 @@
 # shellcheck source=lib.sh
 . /guest/lib.sh
 p=$1
+echo "AVAILABLE $(policies)"
 shift
 t plugsched_test names "$p"
 if [ "$p" != eevdf ]; then

@@ -6,6 +6,9 @@
 # shellcheck source=lib.sh
 . /guest/lib.sh
 p=$1
+echo "AVAILABLE $(policies)"
+# The knobs as the kernel declares them, for the host to hold the README to.
+sed 's/^/KNOB /' "$PS/knobs"
 
 if [ "$p" != eevdf ]; then
 	check "boot log names $p" logged "plugsched: CPU scheduler: $p"

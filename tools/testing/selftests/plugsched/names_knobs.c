@@ -13,28 +13,34 @@
 
 #include "plugsched.h"
 
-/* names ACTIVE: sysfs and /proc/scheduler report the running policy. */
+/*
+ * names [ACTIVE]: sysfs and /proc/scheduler report the running policy
+ * (without ACTIVE: whatever sysfs says, checked against the rest).
+ */
 static int test_names(int argc, char **argv)
 {
-	char buf[256];
+	char buf[256], active[64];
+	const char *want = active;
 
 	if (argc < 1)
-		ksft_exit_fail_msg("usage: names ACTIVE\n");
+		read_line("/sys/kernel/plugsched/active", active, sizeof(active));
+	else
+		want = argv[0];
 	ksft_set_plan(3);
 
 	read_file("/sys/kernel/plugsched/active", buf, sizeof(buf));
 	buf[strcspn(buf, "\n")] = '\0';
-	ksft_test_result(!strcmp(buf, argv[0]), "active is \"%s\" (want \"%s\")\n",
-			 buf, argv[0]);
+	ksft_test_result(!strcmp(buf, want), "active is \"%s\" (want \"%s\")\n",
+			 buf, want);
 
 	read_file("/proc/scheduler", buf, sizeof(buf));
 	buf[strcspn(buf, "\n")] = '\0';
-	ksft_test_result(!strcmp(buf, argv[0]), "/proc/scheduler is \"%s\"\n", buf);
+	ksft_test_result(!strcmp(buf, want), "/proc/scheduler is \"%s\"\n", buf);
 
 	read_file("/sys/kernel/plugsched/available", buf, sizeof(buf));
 	buf[strcspn(buf, "\n")] = '\0';
-	ksft_test_result(!strncmp(buf, "eevdf ", 6) && strstr(buf, argv[0]),
-			 "available \"%s\" lists eevdf and %s\n", buf, argv[0]);
+	ksft_test_result(!strncmp(buf, "eevdf ", 6) && strstr(buf, want),
+			 "available \"%s\" lists eevdf and %s\n", buf, want);
 	return 0;
 }
 
@@ -54,6 +60,35 @@ static long knob_read(const char *path, bool *ok)
  * takes its bounds, and rejects every malformed or out-of-range write with
  * EINVAL while keeping its value; each -NAME does not exist.
  */
+/*
+ * The knobs /sys/kernel/plugsched/knobs declares, as specs: one line a
+ * knob, "NAME VALUE MIN..MAX DEFAULT UNIT" (a choice knob has its choices
+ * in place of MIN..MAX, and is left out).
+ */
+static int knobs_declared(char ***specs)
+{
+	static char buf[4096], *list[64];
+	char *line, *save = NULL;
+	int n = 0;
+
+	if (read_file("/sys/kernel/plugsched/knobs", buf, sizeof(buf)) <= 0)
+		ksft_exit_fail_msg("cannot read /sys/kernel/plugsched/knobs\n");
+	for (line = strtok_r(buf, "\n", &save); line && n < 64;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64], val[32];
+		long min, max, def;
+
+		if (sscanf(line, "%63s %31s %ld..%ld %ld", name, val, &min, &max, &def) != 5)
+			continue;
+		if (asprintf(&list[n], "%s:%ld:%ld:%ld", name, def, min, max) < 0)
+			ksft_exit_fail_msg("out of memory\n");
+		ksft_print_msg("declared: %s\n", list[n]);
+		n++;
+	}
+	*specs = list;
+	return n;
+}
+
 static int test_knobs(int argc, char **argv)
 {
 	static const char * const junk[] = {
@@ -68,6 +103,9 @@ static int test_knobs(int argc, char **argv)
 		"-9223372036854775808", "0000000042",
 	};
 
+	/* Without specs: every number knob the kernel declares, as declared. */
+	if (!argc)
+		argc = knobs_declared(&argv);
 	for (i = 0; i < argc; i++)
 		plan += argv[i][0] == '-' ? 1 : 4;
 	ksft_set_plan(plan);
@@ -164,7 +202,7 @@ static int test_knobs(int argc, char **argv)
 	return 0;
 }
 
-PLUGSCHED_TEST("names", test_names, "ACTIVE",
+PLUGSCHED_TEST("names", test_names, "[ACTIVE]",
 	       "sysfs and /proc/scheduler report the running policy");
-PLUGSCHED_TEST("knobs", test_knobs, "NAME:DEF:MIN:MAX ... [-NAME ...]",
-	       "knobs: defaults, bounds, bad writes refused (EINVAL); each -NAME absent");
+PLUGSCHED_TEST("knobs", test_knobs, "[NAME:DEF:MIN:MAX ... -NAME ...]",
+	       "knobs (without specs: as /sys/kernel/plugsched/knobs declares them): defaults, bounds, bad writes refused (EINVAL); each -NAME absent");

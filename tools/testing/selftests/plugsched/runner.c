@@ -22,7 +22,7 @@
  * in seconds; a child killed or exiting otherwise gets a "not ok" line of
  * its own. The suite
  * ends with "# suite POLICY: N tests, N failed" and exits 1 on a failure.
- * Under a policy without a suite it exits 4.
+ * A policy without a suite of its own runs the generic one ("*").
  *
  * Each behaviour has a file (names_knobs.c, fairness.c, latency.c, ...)
  * whose tests register themselves with PLUGSCHED_TEST(); the helpers they
@@ -210,6 +210,10 @@ static const struct plugsched_suite *find_suite(const char *policy)
 
 	for (i = 0; i < plugsched_nr_suites; i++)
 		if (!strcmp(plugsched_suites[i].policy, policy))
+			return &plugsched_suites[i];
+	/* A policy without a suite of its own gets the generic one. */
+	for (i = 0; i < plugsched_nr_suites; i++)
+		if (!strcmp(plugsched_suites[i].policy, "*"))
 			return &plugsched_suites[i];
 	return NULL;
 }

@@ -193,6 +193,22 @@ static const struct plugsched_suite_entry numa[] = {
 	{ NULL, "setattr" },
 };
 
+/*
+ * Every other policy ("*": the round-robin example, a new policy before it
+ * has a suite of its own): the checks any policy must pass, with bounds
+ * any fair one meets, and its knobs as the kernel declares them
+ * (/sys/kernel/plugsched/knobs).
+ */
+static const struct plugsched_suite_entry generic[] = {
+	{ NULL, "names" },
+	{ NULL, "knobs" },
+	{ NULL, "fair 4 2 0.95" },
+	{ NULL, "rt" },
+	{ NULL, "batch" },
+	{ NULL, "fork " FORKS },
+	{ NULL, "setattr" },
+};
+
 const struct plugsched_suite plugsched_suites[] = {
 	{ "eevdf", eevdf, ARRAY_SIZE(eevdf) },
 	{ "o1", o1, ARRAY_SIZE(o1) },
@@ -200,6 +216,7 @@ const struct plugsched_suite plugsched_suites[] = {
 	{ "sd", sd, ARRAY_SIZE(sd) },
 	{ "zaphod", zaphod, ARRAY_SIZE(zaphod) },
 	{ "numa", numa, ARRAY_SIZE(numa) },
+	{ "*", generic, ARRAY_SIZE(generic) },
 };
 
 const size_t plugsched_nr_suites = ARRAY_SIZE(plugsched_suites);

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plugsched: what the core's files share. Policies never include this
+ * header; they see <linux/plugsched.h> only.
+ *
+ *   plugsched.c		the class hooks and the services policies call
+ *   plugsched_balance.c	CPU selection, periodic and idle balancing, kicks
+ *   plugsched_switch.c	the state machine, switching, watchdog, SysRq
+ *   plugsched_register.c	the registered policies, and the checks they pass
+ *   plugsched_ui.c		sched=, knobs, sysfs, /proc, debugfs
+ *   plugsched_homenode.c	home nodes: NUMA placement policies may reuse
+ */
+#ifndef _KERNEL_SCHED_PLUGSCHED_INTERNAL_H
+#define _KERNEL_SCHED_PLUGSCHED_INTERNAL_H
+
+#include <linux/mmu_context.h>
+#include <linux/plugsched.h>
+
+#include "sched.h"
+
+#define PLUGSCHED_MAINLINE_NAME	"eevdf"
+
+/*
+ * p->plugsched.flags: which activation of a policy the task's state belongs
+ * to (0: none). Every activation takes a new tag, so that state left from
+ * an earlier activation, even of the same policy, is never reused.
+ */
+#define PLUGSCHED_TF_OWNER	0x00ff
+/* The policy has the task queued (between its enqueue and dequeue calls). */
+#define PLUGSCHED_TF_QUEUED	0x0100
+/* Being moved by the balancer (set around its enqueue only). */
+#define PLUGSCHED_TF_PULLED	0x0200
+
+/*
+ * The active policy; NULL while mainline EEVDF owns normal tasks. It only
+ * changes while no task is in the plug class (see plugsched_switch()).
+ * plugsched_owner is the tag of its activation.
+ */
+extern const struct plugsched_ops *plugsched_cur_ops;
+extern u16 plugsched_owner;
+
+/*
+ * Negative controls (CONFIG_PLUGSCHED_DEBUG only): each breaks one
+ * guarantee of the core on purpose, so that make test can show that the
+ * check guarding it fails; "window" instead widens a race window so that
+ * a test reaches it. Set through /sys/kernel/debug/sched/plug_break; none
+ * by default, and compiled out of production kernels.
+ */
+enum plugsched_break {
+	PLUGSCHED_BREAK_NICE,		/* every task weighs as nice 0 */
+	PLUGSCHED_BREAK_BALANCE,	/* no CPU ever pulls tasks */
+	PLUGSCHED_BREAK_PREEMPT,	/* a wakeup never preempts */
+	PLUGSCHED_BREAK_SLICE,		/* odd PIDs' run time counts twice */
+	PLUGSCHED_BREAK_WINDOW,		/* balance_plug() unlocked for 2 ms */
+	PLUGSCHED_NR_BREAKS,
+};
+
+#ifdef CONFIG_PLUGSCHED_DEBUG
+extern unsigned long plugsched_broken;
+
+static inline bool plugsched_breaks(enum plugsched_break what)
+{
+	return unlikely(test_bit(what, &plugsched_broken));
+}
+#else
+static inline bool plugsched_breaks(enum plugsched_break what)
+{
+	return false;
+}
+#endif
+
+/* Remote ticks that found their CPU's current task dequeued (debugfs). */
+extern atomic_t plugsched_tick_dequeued;
+
+static inline struct rq *prq_rq(struct plugsched_rq *prq)
+{
+	return container_of(prq, struct rq, plug);
+}
+
+/* rq->curr is RCU-published; under the rq lock it is stable. */
+static inline struct task_struct *plug_rq_curr(struct rq *rq)
+{
+	return rcu_dereference_protected(rq->curr, lockdep_is_held(__rq_lockp(rq)));
+}
+
+/* The weight the core's own load sums count, whatever a break says. */
+static inline unsigned long plugsched_load_weight(const struct task_struct *p)
+{
+	return scale_load_down(p->se.load.weight);
+}
+
+static inline u16 plugsched_task_owner(const struct task_struct *p)
+{
+	return p->plugsched.flags & PLUGSCHED_TF_OWNER;
+}
+
+/* The watchdog watches @runnable; SCHED_IDLE tasks may wait for ever. */
+static inline struct list_head *plugsched_runnable(struct plugsched_rq *prq,
+						   const struct task_struct *p)
+{
+	return plugsched_task_is_idle(p) ? &prq->runnable_idle : &prq->runnable;
+}
+
+/*
+ * The watchdog's clock on @prq, in jiffies (low 32 bits): it stands still
+ * while a higher class has the CPU (@prq->released), so that a wait behind
+ * RT or deadline tasks, which the policy cannot end and mainline does not
+ * bound either once the plug server is off, is not taken for a stall of
+ * the policy. p->plugsched.runnable_at is a time of this clock.
+ */
+static inline u32 plugsched_now(const struct plugsched_rq *prq)
+{
+	unsigned long now = READ_ONCE(prq->released) ? READ_ONCE(prq->released_at) : jiffies;
+
+	return now - READ_ONCE(prq->released_jiffies);
+}
+
+/*
+ * Jiffies @p, queued on @prq, has waited since it became runnable or last
+ * ran, the CPU's releases not counted; a wait of 49 days wraps.
+ */
+static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
+					     const struct task_struct *p)
+{
+	return (u32)(plugsched_now(prq) - p->plugsched.runnable_at);
+}
+
+/* plugsched.c: the class and its services */
+void __plugsched_release(struct rq *rq, struct task_struct *next);
+void plugsched_end_release(struct plugsched_rq *prq);
+void plugsched_task_init(struct task_struct *p);
+
+/* RT, deadline or stop: a class that takes CPUs from the policy. */
+static inline bool plugsched_class_above(const struct task_struct *p)
+{
+	return sched_class_above(p->sched_class, &fair_sched_class);
+}
+
+/* @next, about to run or running on @rq, takes the CPU if of such a class. */
+static inline void plugsched_release(struct rq *rq, struct task_struct *next)
+{
+	if (!rq->plug.released && plugsched_class_above(next))
+		__plugsched_release(rq, next);
+}
+
+/* plugsched_balance.c: the class's SMP hooks and what placement shares */
+#ifdef CONFIG_SMP
+int balance_plug(struct rq *rq, struct task_struct *prev, struct rq_flags *rf);
+int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags);
+void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx);
+void migrate_task_rq_plug(struct task_struct *p, int new_cpu);
+unsigned long plugsched_rq_load(struct plugsched_rq *prq);
+int plugsched_idle_cpu(struct task_struct *p, const struct cpumask *mask);
+int plugsched_least_loaded_cpu(struct task_struct *p, const struct cpumask *mask,
+			       int prefer);
+#endif
+
+/* plugsched_homenode.c: what the core does for a policy with home nodes */
+#ifdef CONFIG_PLUGSCHED_HOME_NODES
+void plugsched_home_init(const struct plugsched_ops *ops, struct task_struct *p);
+void plugsched_home_fork(const struct plugsched_ops *ops, struct task_struct *p);
+void plugsched_home_enqueue(const struct plugsched_ops *ops, struct task_struct *p,
+			    int cpu);
+void plugsched_home_from_mask(const struct plugsched_ops *ops, struct task_struct *p);
+#else
+static inline void plugsched_home_init(const struct plugsched_ops *ops,
+				       struct task_struct *p)
+{
+	p->plugsched.home_node = NUMA_NO_NODE;
+}
+
+static inline void plugsched_home_fork(const struct plugsched_ops *ops,
+				       struct task_struct *p) { }
+static inline void plugsched_home_enqueue(const struct plugsched_ops *ops,
+					  struct task_struct *p, int cpu) { }
+static inline void plugsched_home_from_mask(const struct plugsched_ops *ops,
+					    struct task_struct *p) { }
+#endif
+
+/*
+ * plugsched_switch.c: the phases of the core. Each moves only to the
+ * phases its transitions allow (plugsched_set_phase() WARNs otherwise), and
+ * each has its static keys:
+ *
+ *   MAINLINE	no policy; the fair class owns normal tasks (keys off)
+ *   ENABLING	a policy is active, tasks move from the fair class to it
+ *		(__plugsched_enabled on, new tasks join the plug class)
+ *   ENABLED	every normal task is the policy's (both keys on)
+ *   DISABLING	tasks move back to the fair class (__plugsched_all off,
+ *		new tasks join the fair class)
+ *   FALLBACK	MAINLINE after a policy was ejected or failed to start
+ */
+enum plugsched_phase {
+	PLUGSCHED_PHASE_MAINLINE,
+	PLUGSCHED_PHASE_ENABLING,
+	PLUGSCHED_PHASE_ENABLED,
+	PLUGSCHED_PHASE_DISABLING,
+	PLUGSCHED_PHASE_FALLBACK,
+	PLUGSCHED_NR_PHASES,
+};
+
+extern struct mutex plugsched_switch_mutex;
+extern int plugsched_watchdog_ms;
+
+bool plugsched_phase_allowed(enum plugsched_phase from, enum plugsched_phase to);
+enum plugsched_phase plugsched_phase(void);
+int __init plugsched_enable_at_boot(const struct plugsched_ops *ops);
+int plugsched_request_switch(const struct plugsched_ops *ops);
+void plugsched_watchdog_start(void);
+void plugsched_watchdog_kick(void);
+void __init plugsched_switch_late_init(void);
+const char *plugsched_active_name(void);
+int plugsched_state_show(char *buf, size_t size);
+unsigned long plugsched_nr_switches(void);
+
+/* plugsched_register.c: the policies PLUGSCHED_POLICY() placed */
+#define PLUGSCHED_MAX_POLICIES	16
+#define PLUGSCHED_NAME_MAX	15
+
+extern struct plugsched_ops * const __plugsched_policies_start[];
+extern struct plugsched_ops * const __plugsched_policies_end[];
+
+void __init plugsched_register_all(void);
+int plugsched_validate_ops(const struct plugsched_ops *ops, char *why, size_t size);
+const struct plugsched_ops *plugsched_find(const char *name);
+const struct plugsched_ops *plugsched_policy(unsigned int i);
+int plugsched_list_choices(char *list, size_t size);
+
+/* plugsched_ui.c: knobs in /proc/sys/kernel */
+#define PLUGSCHED_WATCHDOG_KNOB	"plugsched_watchdog_ms"
+
+void plugsched_knobs_reset(const struct plugsched_ops *ops);
+int plugsched_register_knobs(const struct plugsched_ops *ops);
+void plugsched_unregister_knobs(void);
+
+/* A policy built on another (&plugsched_ops.base) has the base's knobs too. */
+static inline unsigned int plugsched_nr_knobs(const struct plugsched_ops *ops)
+{
+	return ops->nr_knobs + (ops->base ? ops->base->nr_knobs : 0);
+}
+
+static inline const struct plugsched_knob *plugsched_knob(const struct plugsched_ops *ops,
+							  unsigned int i)
+{
+	return i < ops->nr_knobs ? &ops->knobs[i] : &ops->base->knobs[i - ops->nr_knobs];
+}
+
+#endif /* _KERNEL_SCHED_PLUGSCHED_INTERNAL_H */

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the core's checks: a policy is validated before it is
+ * trusted, and the core's phases move only along the state machine's
+ * transitions. Included by plugsched_register.c.
+ *
+ * Two broken policies are registered for real: the core must refuse them
+ * at boot (and say why in the log), so that they never show in
+ * /sys/kernel/plugsched/available nor answer to sched=.
+ */
+#include <kunit/test.h>
+
+static int kunit_knob_a, kunit_knob_b;
+
+static void kunit_init_rq(struct plugsched_rq *prq)
+{
+}
+
+static void kunit_task_init(struct task_struct *p)
+{
+}
+
+static void kunit_enqueue(struct plugsched_rq *prq, struct task_struct *p, unsigned int flags)
+{
+}
+
+static void kunit_dequeue(struct plugsched_rq *prq, struct task_struct *p, unsigned int flags)
+{
+}
+
+static struct task_struct *kunit_pick(struct plugsched_rq *prq)
+{
+	return NULL;
+}
+
+static bool kunit_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
+{
+	return true;
+}
+
+static bool kunit_preempt(struct plugsched_rq *prq, struct task_struct *curr,
+			  struct task_struct *p)
+{
+	return false;
+}
+
+static void kunit_yield(struct plugsched_rq *prq, struct task_struct *p)
+{
+}
+
+static struct task_struct *kunit_candidate(struct plugsched_rq *src, int dst_cpu, bool idle)
+{
+	return NULL;
+}
+
+static const char * const kunit_modes[] = { "one", "two", NULL };
+
+/* A well-formed policy with two knobs, for each test to break once. */
+static void kunit_good_ops(struct plugsched_ops *ops, struct plugsched_knob *knobs)
+{
+	knobs[0] = (struct plugsched_knob){
+		.name = "kunit_slice_ms", .unit = "ms", .value = &kunit_knob_a,
+		.min = 1, .max = 100, .def = 10,
+	};
+	knobs[1] = (struct plugsched_knob){
+		.name = "kunit_mode", .value = &kunit_knob_b,
+		.min = 0, .max = 1, .def = 0, .choices = kunit_modes,
+	};
+	*ops = (struct plugsched_ops){
+		.name = "kunit_good", .knobs = knobs, .nr_knobs = 2,
+		.balance_ms = 100, .idle_balance_ms = 1, .imbalance_pct = 125,
+		.init_rq = kunit_init_rq, .task_init = kunit_task_init,
+		.enqueue = kunit_enqueue, .dequeue = kunit_dequeue,
+		.pick = kunit_pick, .slice_expired = kunit_slice_expired,
+		.preempt = kunit_preempt, .yield = kunit_yield,
+		.migration_candidate = kunit_candidate,
+	};
+}
+
+static void kunit_expect_refused(struct kunit *test, const struct plugsched_ops *ops,
+				 const char *reason)
+{
+	char why[128] = "";
+
+	KUNIT_EXPECT_EQ(test, plugsched_validate_ops(ops, why, sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, reason), "reason \"%s\", expected \"%s\"",
+				  why, reason);
+}
+
+static void plugsched_test_validate_ops(struct kunit *test)
+{
+	struct plugsched_knob knobs[2];
+	struct plugsched_ops ops;
+	char why[128] = "";
+
+	kunit_good_ops(&ops, knobs);
+	KUNIT_EXPECT_EQ_MSG(test, plugsched_validate_ops(&ops, why, sizeof(why)), 0,
+			    "refused: %s", why);
+
+	kunit_good_ops(&ops, knobs);
+	ops.name = NULL;
+	kunit_expect_refused(test, &ops, "name \"(null)\"");
+	ops.name = "Kunit";
+	kunit_expect_refused(test, &ops, "name \"Kunit\" is not 1..15 of [a-z0-9_]");
+	ops.name = "kunit_name_too_long";
+	kunit_expect_refused(test, &ops, "is not 1..15");
+	ops.name = "eevdf";
+	kunit_expect_refused(test, &ops, "mainline's");
+
+	kunit_good_ops(&ops, knobs);
+	ops.pick = NULL;
+	kunit_expect_refused(test, &ops, "no pick callback");
+	kunit_good_ops(&ops, knobs);
+	ops.migration_candidate = NULL;
+	kunit_expect_refused(test, &ops, "no migration_candidate callback");
+
+	kunit_good_ops(&ops, knobs);
+	ops.balance_ms = 0;
+	kunit_expect_refused(test, &ops, "balance_ms 0 is not in 1..10000");
+	kunit_good_ops(&ops, knobs);
+	ops.idle_balance_ms = 20000;
+	kunit_expect_refused(test, &ops, "idle_balance_ms 20000");
+	kunit_good_ops(&ops, knobs);
+	ops.imbalance_pct = 99;
+	kunit_expect_refused(test, &ops, "imbalance_pct 99 is not in 100..1000");
+}
+
+static void plugsched_test_validate_knobs(struct kunit *test)
+{
+	struct plugsched_knob knobs[2];
+	struct plugsched_ops ops;
+
+	kunit_good_ops(&ops, knobs);
+	knobs[0].def = 101;
+	kunit_expect_refused(test, &ops,
+			     "knob kunit_slice_ms: not min <= def <= max (1, 101, 100)");
+	kunit_good_ops(&ops, knobs);
+	knobs[0].min = 200;
+	kunit_expect_refused(test, &ops, "not min <= def <= max");
+	kunit_good_ops(&ops, knobs);
+	knobs[1].name = "kunit_slice_ms";
+	kunit_expect_refused(test, &ops, "knob kunit_slice_ms: declared twice");
+	kunit_good_ops(&ops, knobs);
+	knobs[1].name = "kunit/mode";
+	kunit_expect_refused(test, &ops, "knob 1: name \"kunit/mode\"");
+	kunit_good_ops(&ops, knobs);
+	knobs[1].name = PLUGSCHED_WATCHDOG_KNOB;
+	kunit_expect_refused(test, &ops, "the core's own");
+	kunit_good_ops(&ops, knobs);
+	knobs[0].value = NULL;
+	kunit_expect_refused(test, &ops, "knob kunit_slice_ms: no variable");
+	kunit_good_ops(&ops, knobs);
+	knobs[1].max = 2;
+	kunit_expect_refused(test, &ops, "must index its 2 choices");
+	kunit_good_ops(&ops, knobs);
+	ops.knobs = NULL;
+	kunit_expect_refused(test, &ops, "knobs counted but not given");
+}
+
+/* Registered for real: the core must refuse both at boot. */
+static struct plugsched_ops kunit_nopick_ops __ro_after_init = {
+	.name = "kunit_nopick",
+	.balance_ms = 100, .idle_balance_ms = 1, .imbalance_pct = 125,
+	.init_rq = kunit_init_rq, .task_init = kunit_task_init,
+	.enqueue = kunit_enqueue, .dequeue = kunit_dequeue,
+	.slice_expired = kunit_slice_expired, .preempt = kunit_preempt,
+	.yield = kunit_yield, .migration_candidate = kunit_candidate,
+};
+
+PLUGSCHED_POLICY(kunit_nopick_ops);
+
+static const struct plugsched_knob kunit_bad_knobs[] = {
+	{ .name = "kunit_bad_knob", .value = &kunit_knob_a, .min = 0, .max = 10, .def = 11 },
+};
+
+static struct plugsched_ops kunit_badknob_ops __ro_after_init = {
+	.name = "kunit_badknob", .knobs = kunit_bad_knobs, .nr_knobs = 1,
+	.balance_ms = 100, .idle_balance_ms = 1, .imbalance_pct = 125,
+	.init_rq = kunit_init_rq, .task_init = kunit_task_init,
+	.enqueue = kunit_enqueue, .dequeue = kunit_dequeue, .pick = kunit_pick,
+	.slice_expired = kunit_slice_expired, .preempt = kunit_preempt,
+	.yield = kunit_yield, .migration_candidate = kunit_candidate,
+};
+
+PLUGSCHED_POLICY(kunit_badknob_ops);
+
+static void plugsched_test_refused_at_boot(struct kunit *test)
+{
+	const struct plugsched_ops *ops;
+	char why[128], list[PLUGSCHED_MAX_POLICIES * (PLUGSCHED_NAME_MAX + 1) + 8];
+	unsigned int i;
+
+	KUNIT_EXPECT_NULL(test, plugsched_find("kunit_nopick"));
+	KUNIT_EXPECT_NULL(test, plugsched_find("kunit_badknob"));
+	plugsched_list_choices(list, sizeof(list));
+	KUNIT_EXPECT_NULL(test, strstr(list, "kunit"));
+	/* Every policy listed passed, and is found by its name. */
+	for (i = 0; (ops = plugsched_policy(i)); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, plugsched_validate_ops(ops, why, sizeof(why)), 0,
+				    "%s: %s", ops->name, why);
+		KUNIT_EXPECT_PTR_EQ(test, plugsched_find(ops->name), ops);
+	}
+}
+
+static void plugsched_test_phases(struct kunit *test)
+{
+	static const u8 legal[PLUGSCHED_NR_PHASES] = {
+		[PLUGSCHED_PHASE_MAINLINE]	= BIT(PLUGSCHED_PHASE_ENABLING) |
+						  BIT(PLUGSCHED_PHASE_FALLBACK),
+		[PLUGSCHED_PHASE_ENABLING]	= BIT(PLUGSCHED_PHASE_ENABLED) |
+						  BIT(PLUGSCHED_PHASE_DISABLING),
+		[PLUGSCHED_PHASE_ENABLED]	= BIT(PLUGSCHED_PHASE_DISABLING),
+		[PLUGSCHED_PHASE_DISABLING]	= BIT(PLUGSCHED_PHASE_MAINLINE),
+		[PLUGSCHED_PHASE_FALLBACK]	= BIT(PLUGSCHED_PHASE_ENABLING) |
+						  BIT(PLUGSCHED_PHASE_FALLBACK),
+	};
+	int from, to;
+
+	for (from = 0; from <= PLUGSCHED_NR_PHASES; from++)
+		for (to = 0; to <= PLUGSCHED_NR_PHASES; to++)
+			KUNIT_EXPECT_EQ_MSG(test, plugsched_phase_allowed(from, to),
+					    from < PLUGSCHED_NR_PHASES &&
+					    to < PLUGSCHED_NR_PHASES &&
+					    !!(legal[from] & BIT(to)), "%d -> %d", from, to);
+	/* After boot the core rests: never half way through a switch. */
+	KUNIT_EXPECT_NE(test, plugsched_phase(), PLUGSCHED_PHASE_ENABLING);
+	KUNIT_EXPECT_NE(test, plugsched_phase(), PLUGSCHED_PHASE_DISABLING);
+	KUNIT_EXPECT_EQ(test, plugsched_phase() == PLUGSCHED_PHASE_ENABLED, !!plugsched_cur_ops);
+}
+
+static struct kunit_case plugsched_core_test_cases[] = {
+	KUNIT_CASE(plugsched_test_validate_ops),
+	KUNIT_CASE(plugsched_test_validate_knobs),
+	KUNIT_CASE(plugsched_test_refused_at_boot),
+	KUNIT_CASE(plugsched_test_phases),
+	{}
+};
+
+static struct kunit_suite plugsched_core_test_suite = {
+	.name = "plugsched_core",
+	.test_cases = plugsched_core_test_cases,
+};
+
+kunit_test_suite(plugsched_core_test_suite);

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugsched: the core's phases, and what moves it between them. A switch
+ * moves every normal task from the fair class to the plug class or back,
+ * at boot or at run time (/sys/kernel/plugsched/active); the watchdog and
+ * SysRq-P eject a policy that stalls a task, back to mainline EEVDF. All
+ * of it runs on one real-time worker, so that a policy starving normal
+ * tasks cannot hold it off.
+ */
+#include <linux/kthread.h>
+#include <linux/plugsched.h>
+#include <linux/sysrq.h>
+
+#include "plugsched_internal.h"
+
+/*
+ * The static keys of the phases (see plugsched_internal.h): while a switch
+ * runs both classes are in use (__plugsched_enabled only), and
+ * plugsched_to_plug says which class new tasks join.
+ */
+DEFINE_STATIC_KEY_FALSE(__plugsched_enabled);
+DEFINE_STATIC_KEY_FALSE(__plugsched_all);
+bool plugsched_to_plug __read_mostly;
+
+/* Held by whoever switches; the watchdog only tries it. */
+DEFINE_MUTEX(plugsched_switch_mutex);
+
+/* /proc/sys/kernel/plugsched_watchdog_ms: the longest wait of a plugged task. */
+int plugsched_watchdog_ms = 30000;
+
+/* The phase, and what /sys/kernel/plugsched shows of it. */
+static DEFINE_SPINLOCK(plugsched_state_lock);
+static enum plugsched_phase plugsched_cur_phase;
+static const char *plugsched_shown_name = PLUGSCHED_MAINLINE_NAME;
+static char plugsched_fallback_why[96];
+static unsigned long plugsched_switches;
+
+static const char * const plugsched_phase_names[PLUGSCHED_NR_PHASES] = {
+	[PLUGSCHED_PHASE_MAINLINE]	= "mainline",
+	[PLUGSCHED_PHASE_ENABLING]	= "enabling",
+	[PLUGSCHED_PHASE_ENABLED]	= "enabled",
+	[PLUGSCHED_PHASE_DISABLING]	= "disabling",
+	[PLUGSCHED_PHASE_FALLBACK]	= "fallback",
+};
+
+/*
+ * The transitions: a policy is entered from mainline (or from a fall
+ * back), and left all the way back to mainline before another one is
+ * entered; a policy that could not take every task leaves from ENABLING.
+ * MAINLINE -> FALLBACK records why a policy went or did not start.
+ */
+static const u8 plugsched_next_phases[PLUGSCHED_NR_PHASES] = {
+	[PLUGSCHED_PHASE_MAINLINE]	= BIT(PLUGSCHED_PHASE_ENABLING) |
+					  BIT(PLUGSCHED_PHASE_FALLBACK),
+	[PLUGSCHED_PHASE_ENABLING]	= BIT(PLUGSCHED_PHASE_ENABLED) |
+					  BIT(PLUGSCHED_PHASE_DISABLING),
+	[PLUGSCHED_PHASE_ENABLED]	= BIT(PLUGSCHED_PHASE_DISABLING),
+	[PLUGSCHED_PHASE_DISABLING]	= BIT(PLUGSCHED_PHASE_MAINLINE),
+	[PLUGSCHED_PHASE_FALLBACK]	= BIT(PLUGSCHED_PHASE_ENABLING) |
+					  BIT(PLUGSCHED_PHASE_FALLBACK),
+};
+
+/**
+ * plugsched_phase_allowed - whether the core may go from one phase to another
+ * @from:	the current phase
+ * @to:		the next one
+ *
+ * Return: true for a transition of the state machine.
+ */
+bool plugsched_phase_allowed(enum plugsched_phase from, enum plugsched_phase to)
+{
+	return from < PLUGSCHED_NR_PHASES && to < PLUGSCHED_NR_PHASES &&
+	       (plugsched_next_phases[from] & BIT(to));
+}
+
+enum plugsched_phase plugsched_phase(void)
+{
+	return READ_ONCE(plugsched_cur_phase);
+}
+
+/*
+ * The one place the phase changes, at boot or under plugsched_switch_mutex:
+ * the static keys follow it. An illegal transition is a bug of the core's;
+ * it WARNs, and the keys still follow the phase the caller's steps reach.
+ * @why: for FALLBACK, the reason shown in /sys/kernel/plugsched/state.
+ */
+static void plugsched_set_phase(enum plugsched_phase to, const char *why)
+{
+	enum plugsched_phase from = plugsched_cur_phase;
+
+	WARN(!plugsched_phase_allowed(from, to), "plugsched: illegal phase change %s -> %s\n",
+	     plugsched_phase_names[from], plugsched_phase_names[to]);
+	switch (to) {
+	case PLUGSCHED_PHASE_ENABLING:
+		/* New tasks join the plug class from now on, and the class runs. */
+		WRITE_ONCE(plugsched_to_plug, true);
+		static_branch_enable(&__plugsched_enabled);
+		break;
+	case PLUGSCHED_PHASE_ENABLED:
+		/* The fair class is empty: it is skipped from now on. */
+		static_branch_enable(&__plugsched_all);
+		break;
+	case PLUGSCHED_PHASE_DISABLING:
+		/* The fair class runs again before any task may join it. */
+		static_branch_disable(&__plugsched_all);
+		WRITE_ONCE(plugsched_to_plug, false);
+		break;
+	default:
+		/* The plug class is empty; a no-op when it was never on. */
+		static_branch_disable(&__plugsched_enabled);
+		break;
+	}
+
+	spin_lock(&plugsched_state_lock);
+	WRITE_ONCE(plugsched_cur_phase, to);
+	if (to == PLUGSCHED_PHASE_ENABLED)
+		plugsched_shown_name = plugsched_cur_ops->name;
+	else if (to == PLUGSCHED_PHASE_MAINLINE || to == PLUGSCHED_PHASE_FALLBACK)
+		plugsched_shown_name = PLUGSCHED_MAINLINE_NAME;
+	if (to == PLUGSCHED_PHASE_FALLBACK)
+		strscpy(plugsched_fallback_why, why ?: "", sizeof(plugsched_fallback_why));
+	spin_unlock(&plugsched_state_lock);
+}
+
+/* /sys/kernel/plugsched/active, /proc/scheduler: the policy that runs. */
+const char *plugsched_active_name(void)
+{
+	const char *name;
+
+	spin_lock(&plugsched_state_lock);
+	name = plugsched_shown_name;
+	spin_unlock(&plugsched_state_lock);
+	return name;
+}
+
+/* /sys/kernel/plugsched/state: the phase, with the reason of a fall back. */
+int plugsched_state_show(char *buf, size_t size)
+{
+	int len;
+
+	spin_lock(&plugsched_state_lock);
+	if (plugsched_cur_phase == PLUGSCHED_PHASE_FALLBACK)
+		len = scnprintf(buf, size, "fallback (%s)\n", plugsched_fallback_why);
+	else
+		len = scnprintf(buf, size, "%s\n", plugsched_phase_names[plugsched_cur_phase]);
+	spin_unlock(&plugsched_state_lock);
+	return len;
+}
+
+unsigned long plugsched_nr_switches(void)
+{
+	return READ_ONCE(plugsched_switches);
+}
+
+/* Switching: move every normal task between the fair and the plug class. */
+
+/*
+ * Give @p the class its policy and priority call for now; like a policy
+ * change, with @p's runqueue and pi_lock held. Returns whether it moved.
+ */
+static bool plugsched_fix_class(struct rq *rq, struct task_struct *p)
+{
+	const struct sched_class *prev_class = p->sched_class, *class;
+	int flags = DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK;
+	bool queued, running;
+
+	if (prev_class != &fair_sched_class && prev_class != &plug_sched_class)
+		return false;
+	class = __setscheduler_class(p->policy, p->prio);
+	if (class == prev_class)
+		return false;
+
+	update_rq_clock(rq);
+	/* A fair task that slept but is still queued for its lag goes now. */
+	if (p->se.sched_delayed)
+		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+	queued = task_on_rq_queued(p);
+	running = task_current(rq, p);
+	if (queued)
+		dequeue_task(rq, p, flags);
+	if (running)
+		put_prev_task(rq, p);
+	p->sched_class = class;
+	check_class_changing(rq, p, prev_class);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK);
+	if (running)
+		set_next_task(rq, p);
+	check_class_changed(rq, p, prev_class, p->prio);
+	return true;
+}
+
+static bool plugsched_fix_task(struct task_struct *p, bool forget)
+{
+	struct balance_callback *head;
+	struct rq_flags rf;
+	struct rq *rq;
+	bool moved;
+
+	rq = task_rq_lock(p, &rf);
+	moved = plugsched_fix_class(rq, p);
+	/* Leaving a policy: its state in @p is stale from now on. */
+	if (forget)
+		p->plugsched.flags &= ~PLUGSCHED_TF_OWNER;
+	/*
+	 * Joining one: a sleeper gets its state now, not at its next wakeup,
+	 * whose CPU choice would read the old policy's (a stale home node).
+	 * A queued task got it when enqueue_task_plug() saw the old owner.
+	 */
+	else if (moved && p->sched_class == &plug_sched_class && !task_on_rq_queued(p) &&
+		 plugsched_task_owner(p) != plugsched_owner)
+		plugsched_task_init(p);
+	head = splice_balance_callbacks(rq);
+	preempt_disable();
+	task_rq_unlock(rq, p, &rf);
+	balance_callbacks(rq, head);
+	preempt_enable();
+	return moved;
+}
+
+/**
+ * __plugsched_post_fork - move a new task that missed a switch
+ * @p:		the child, on the task list, not yet woken
+ *
+ * sched_fork() chose @p's class before @p was on the task list, so a
+ * switch that ran in between did not see @p. Called from sched_post_fork()
+ * when @p's class is not the one normal tasks now join; the switch writes
+ * plugsched_to_plug before it walks the task list, so one of the two
+ * always catches @p.
+ */
+void __plugsched_post_fork(struct task_struct *p)
+{
+	plugsched_fix_task(p, false);
+}
+
+/* A task of @class queued on @rq, or NULL; @rq is locked. */
+static struct task_struct *plugsched_first_queued(struct rq *rq,
+						  const struct sched_class *class)
+{
+	if (class == &plug_sched_class) {
+		struct list_head *queued = list_empty(&rq->plug.runnable) ?
+					   &rq->plug.runnable_idle : &rq->plug.runnable;
+
+		return list_first_entry_or_null(queued, struct task_struct,
+						plugsched.runnable_node);
+	}
+#ifdef CONFIG_SMP
+	return list_first_entry_or_null(&rq->cfs_tasks, struct task_struct, se.group_node);
+#else
+	return NULL;
+#endif
+}
+
+/* Tasks of @class still queued anywhere; 0 once a switch is complete. */
+static unsigned int plugsched_nr_left(const struct sched_class *class)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (class == &plug_sched_class)
+			n += READ_ONCE(rq->plug.nr_running);
+		else
+			n += READ_ONCE(rq->cfs.h_nr_queued);
+	}
+	return n;
+}
+
+/*
+ * Move every task that the task list shows, then the queued ones it did not
+ * (a task that exited is unhashed before its last schedule): @class is the
+ * class being left, @forget drops the state of the policy being left.
+ */
+static unsigned int plugsched_move_all(const struct sched_class *class, bool forget)
+{
+	struct task_struct *g, *p;
+	unsigned int moved = 0;
+	int cpu;
+
+	/* Pairs with copy_process(), see uclamp_sync_util_min_rt_default(). */
+	read_lock(&tasklist_lock);
+	smp_mb__after_spinlock();
+	read_unlock(&tasklist_lock);
+
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		moved += plugsched_fix_task(p, forget);
+	rcu_read_unlock();
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		struct rq_flags rf;
+
+		for (;;) {
+			rq_lock_irqsave(rq, &rf);
+			p = plugsched_first_queued(rq, class);
+			if (p)
+				get_task_struct(p);
+			rq_unlock_irqrestore(rq, &rf);
+			if (!p)
+				break;
+			moved += plugsched_fix_task(p, forget);
+			put_task_struct(p);
+			cond_resched();
+		}
+	}
+	return moved;
+}
+
+/*
+ * Move them all, then drain again until nothing is left: a task that exited
+ * can be off the task list and, while it migrates, off every CPU's list too.
+ * Migrations run with interrupts off, so an IPI to every CPU, waited for,
+ * ends those in flight (a grace period would also wait for preempted RCU
+ * readers, who may wait long under the new policy).
+ */
+static unsigned int plugsched_move_until_empty(const struct sched_class *class,
+					       bool forget)
+{
+	unsigned int moved = plugsched_move_all(class, forget);
+	int tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		kick_all_cpus_sync();
+		if (!plugsched_nr_left(class))
+			break;
+		moved += plugsched_move_all(class, forget);
+	}
+	return moved;
+}
+
+/*
+ * Hand every normal task back to the fair class and retire the policy:
+ * DISABLING, then MAINLINE. The plug class stays in use until it is empty,
+ * so a task is never left in a class nobody picks from.
+ */
+static unsigned int plugsched_leave(void)
+{
+	const struct plugsched_ops *ops = plugsched_cur_ops;
+	unsigned int moved;
+
+	plugsched_unregister_knobs();
+	plugsched_set_phase(PLUGSCHED_PHASE_DISABLING, NULL);
+	moved = plugsched_move_until_empty(&plug_sched_class, true);
+	WARN_ON_ONCE(plugsched_nr_left(&plug_sched_class));
+
+	plugsched_set_phase(PLUGSCHED_PHASE_MAINLINE, NULL);
+	/* Class hooks and the tick run with interrupts off: let them finish. */
+	kick_all_cpus_sync();
+	WRITE_ONCE(plugsched_cur_ops, NULL);
+	if (ops->exit) {
+		/* task_fork_plug() may still hold a snapshot of @ops. */
+		kick_all_cpus_sync();
+		ops->exit();
+	}
+	return moved;
+}
+
+static void plugsched_reset_rqs(const struct plugsched_ops *ops)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+
+		prq->next_balance = jiffies;
+		prq->next_kick = jiffies;
+		prq->kick_backoff = 1;
+		/* A release left from the last policy ends here. */
+		if (prq->released)
+			plugsched_end_release(prq);
+		ops->init_rq(prq);
+	}
+}
+
+/* Knobs at their defaults, policy state fresh, a new owner tag. */
+static int plugsched_activate(const struct plugsched_ops *ops)
+{
+	int ret;
+
+	plugsched_knobs_reset(ops);
+	ret = ops->init ? ops->init() : 0;
+	if (ret)
+		return ret;
+	plugsched_reset_rqs(ops);
+
+	plugsched_owner = plugsched_owner % PLUGSCHED_TF_OWNER + 1;
+	WRITE_ONCE(plugsched_cur_ops, ops);
+	return 0;
+}
+
+/*
+ * Hand every normal task to the policy just activated: ENABLING, then
+ * ENABLED once the fair class is empty.
+ */
+static int plugsched_enter(void)
+{
+	unsigned int moved;
+
+	plugsched_set_phase(PLUGSCHED_PHASE_ENABLING, NULL);
+	moved = plugsched_move_until_empty(&fair_sched_class, false);
+	/* The fair class is skipped from now on: it must be empty. */
+	if (WARN_ON_ONCE(plugsched_nr_left(&fair_sched_class)))
+		return -EBUSY;
+	plugsched_set_phase(PLUGSCHED_PHASE_ENABLED, NULL);
+	if (plugsched_register_knobs(plugsched_cur_ops))
+		pr_warn("plugsched: cannot register the knobs of %s\n", plugsched_cur_ops->name);
+	plugsched_watchdog_start();
+	return moved;
+}
+
+/*
+ * Switch to @ops (NULL: mainline) at run time: first every task back to
+ * the fair class, then to the new policy. Forks are not held off: see
+ * __plugsched_post_fork(). @why: the policy is ejected (FALLBACK).
+ *
+ * Runs on the real-time plugsched worker, for a holder of
+ * plugsched_switch_mutex: a normal task doing it would be moved to the plug
+ * class before the fair tasks still to move, which run before it.
+ */
+static int plugsched_switch(const struct plugsched_ops *ops, const char *why)
+{
+	const struct plugsched_ops *old = plugsched_cur_ops;
+	const char *from = old ? old->name : PLUGSCHED_MAINLINE_NAME;
+	const char *to = ops ? ops->name : PLUGSCHED_MAINLINE_NAME;
+	char reason[sizeof(plugsched_fallback_why)];
+	unsigned int moved = 0;
+	ktime_t start;
+	int ret = 0;
+
+	WARN_ON_ONCE(!mutex_is_locked(&plugsched_switch_mutex) || !rt_task(current));
+	if (ops == old)
+		return 0;
+
+	start = ktime_get();
+	if (old)
+		moved += plugsched_leave();
+	if (ops) {
+		ret = plugsched_activate(ops);
+		if (!ret) {
+			ret = plugsched_enter();
+			if (ret >= 0) {
+				moved += ret;
+				ret = 0;
+			} else {
+				moved += plugsched_leave();
+			}
+		}
+	}
+
+	if (ret || why) {
+		if (ret)
+			scnprintf(reason, sizeof(reason), "%s: failed to start: %d", to, ret);
+		else
+			scnprintf(reason, sizeof(reason), "%s: %s", from, why);
+		plugsched_set_phase(PLUGSCHED_PHASE_FALLBACK, reason);
+	}
+	WRITE_ONCE(plugsched_switches, plugsched_switches + 1);
+
+	if (ret)
+		pr_err("plugsched: %s failed to start (%d), running %s\n",
+		       to, ret, PLUGSCHED_MAINLINE_NAME);
+	else
+		pr_info("plugsched: switched from %s to %s in %lld us (%u tasks moved)\n",
+			from, to, ktime_us_delta(ktime_get(), start), moved);
+	return ret;
+}
+
+/**
+ * plugsched_enable_at_boot - make @ops the policy, before any task but init_task exists
+ * @ops:	a registered policy
+ *
+ * Called from sched_init() through plugsched_init(): no task is to move,
+ * the boot task becomes the idle task.
+ *
+ * Return: 0, or the error of @ops' init (the core stays in MAINLINE).
+ */
+int __init plugsched_enable_at_boot(const struct plugsched_ops *ops)
+{
+	int ret = plugsched_activate(ops);
+
+	if (ret)
+		return ret;
+	plugsched_set_phase(PLUGSCHED_PHASE_ENABLING, NULL);
+	plugsched_set_phase(PLUGSCHED_PHASE_ENABLED, NULL);
+	return 0;
+}
+
+/* Watchdog: no runnable task of the policy may wait for too long. */
+
+static struct kthread_worker *plugsched_worker;
+static void plugsched_watchdog_fn(struct kthread_work *work);
+static DEFINE_KTHREAD_DELAYED_WORK(plugsched_watchdog_work, plugsched_watchdog_fn);
+
+/* Eject the active policy; safe from any context. */
+static void plugsched_fallback_fn(struct kthread_work *work);
+static DEFINE_KTHREAD_WORK(plugsched_sysrq_work, plugsched_fallback_fn);
+
+static unsigned long plugsched_watchdog_period(void)
+{
+	unsigned int ms = READ_ONCE(plugsched_watchdog_ms);
+
+	return msecs_to_jiffies(clamp(ms / 4, 10U, 1000U));
+}
+
+void plugsched_watchdog_start(void)
+{
+	if (plugsched_worker && READ_ONCE(plugsched_watchdog_ms))
+		kthread_mod_delayed_work(plugsched_worker, &plugsched_watchdog_work,
+					 plugsched_watchdog_period());
+}
+
+void plugsched_watchdog_kick(void)
+{
+	if (READ_ONCE(plugsched_cur_ops))
+		plugsched_watchdog_start();
+}
+
+/* What the core and the policy know of a stalled @p, for the bug report. */
+static void plugsched_dump(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = plug_rq_curr(rq);
+
+	pr_err("plugsched: CPU %d: %u queued (%u idle), load %lu, running %s/%d (%s)\n",
+	       cpu_of(rq), rq->plug.nr_running, rq->plug.nr_idle, rq->plug.load,
+	       curr->comm, task_pid_nr(curr),
+	       curr->sched_class == &plug_sched_class ? plugsched_cur_ops->name : "other class");
+	pr_err("plugsched: %s/%d: nice %d, policy %u, slot %u, slice %lld ns, on CPU %d\n",
+	       p->comm, task_pid_nr(p), task_nice(p), p->policy, p->plugsched.slot,
+	       p->plugsched.slice, task_cpu(p));
+	if (plugsched_cur_ops->dump)
+		plugsched_cur_ops->dump(&rq->plug, p);
+}
+
+/* The task on @rq that has waited longest, if it waited over @limit. */
+static struct task_struct *plugsched_stalled(struct rq *rq, unsigned long limit,
+					     unsigned long *waited)
+{
+	struct task_struct *p, *found = NULL;
+	unsigned int seen = 0;
+	struct rq_flags rf;
+
+	rq_lock_irqsave(rq, &rf);
+	/* The running task went to the tail when it started: two at most. */
+	list_for_each_entry(p, &rq->plug.runnable, plugsched.runnable_node) {
+		if (task_current(rq, p) && !seen++)
+			continue;
+		*waited = plugsched_waited(&rq->plug, p);
+		if (*waited > limit) {
+			found = p;
+			get_task_struct(p);
+			/* The console may wake tasks: no printk under the rq lock. */
+			printk_deferred_enter();
+			plugsched_dump(rq, p);
+			printk_deferred_exit();
+		}
+		break;
+	}
+	rq_unlock_irqrestore(rq, &rf);
+	return found;
+}
+
+/* A switch asked for through sysfs, done on the worker. */
+struct plugsched_switch_req {
+	struct kthread_work		work;
+	const struct plugsched_ops	*ops;
+	int				ret;
+};
+
+static void plugsched_switch_fn(struct kthread_work *work)
+{
+	struct plugsched_switch_req *req =
+		container_of(work, struct plugsched_switch_req, work);
+
+	req->ret = plugsched_switch(req->ops, NULL);
+}
+
+/*
+ * The watchdog scans without the switch mutex (a task of the policy is
+ * queued under the rq lock it holds, so the policy stays), and only
+ * tries the mutex to act: a user's switch must not fail with EBUSY
+ * because a scan ran, and the holder may be waiting for a switch queued
+ * behind this work. It comes back later.
+ */
+static void plugsched_watchdog_fn(struct kthread_work *work)
+{
+	unsigned long waited, limit;
+	struct task_struct *p = NULL;
+	const char *name;
+	char why[80];
+	int cpu;
+
+	limit = msecs_to_jiffies(READ_ONCE(plugsched_watchdog_ms));
+	if (!READ_ONCE(plugsched_cur_ops) || !limit)
+		return;
+
+	for_each_online_cpu(cpu) {
+		p = plugsched_stalled(cpu_rq(cpu), limit, &waited);
+		if (p)
+			break;
+	}
+	if (!p) {
+		plugsched_watchdog_start();
+		return;
+	}
+	if (!mutex_trylock(&plugsched_switch_mutex)) {
+		put_task_struct(p);
+		plugsched_watchdog_start();
+		return;
+	}
+	/* A switch may have run since the scan: then the stall is moot. */
+	name = plugsched_cur_ops ? plugsched_cur_ops->name : NULL;
+	if (name && p->sched_class == &plug_sched_class) {
+		pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %d ms)\n",
+		       p->comm, task_pid_nr(p), cpu, jiffies_to_msecs(waited), name,
+		       READ_ONCE(plugsched_watchdog_ms));
+		scnprintf(why, sizeof(why), "watchdog: %s/%d stalled for %u ms", p->comm,
+			  task_pid_nr(p), jiffies_to_msecs(waited));
+		plugsched_switch(NULL, why);
+	} else if (plugsched_cur_ops) {
+		plugsched_watchdog_start();
+	}
+	put_task_struct(p);
+	mutex_unlock(&plugsched_switch_mutex);
+}
+
+static void plugsched_sysrq_retry_fn(struct kthread_work *work);
+static DEFINE_KTHREAD_DELAYED_WORK(plugsched_sysrq_retry, plugsched_sysrq_retry_fn);
+
+static void plugsched_sysrq_retry_fn(struct kthread_work *work)
+{
+	kthread_queue_work(plugsched_worker, &plugsched_sysrq_work);
+}
+
+static void plugsched_fallback_fn(struct kthread_work *work)
+{
+	if (!mutex_trylock(&plugsched_switch_mutex)) {
+		kthread_mod_delayed_work(plugsched_worker, &plugsched_sysrq_retry, 1);
+		return;
+	}
+	if (plugsched_cur_ops) {
+		pr_warn("plugsched: SysRq: %s ejected, every task back to %s\n",
+			plugsched_cur_ops->name, PLUGSCHED_MAINLINE_NAME);
+		plugsched_switch(NULL, "sysrq");
+	} else {
+		pr_info("plugsched: SysRq: %s runs already\n", PLUGSCHED_MAINLINE_NAME);
+	}
+	mutex_unlock(&plugsched_switch_mutex);
+}
+
+static void plugsched_sysrq_handler(u8 key)
+{
+	if (plugsched_worker)
+		kthread_queue_work(plugsched_worker, &plugsched_sysrq_work);
+}
+
+static const struct sysrq_key_op plugsched_sysrq_op = {
+	.handler	= plugsched_sysrq_handler,
+	.help_msg	= "plugsched-fallback(P)",
+	.action_msg	= "Moving every task back to the mainline scheduler",
+	.enable_mask	= SYSRQ_ENABLE_RTNICE,
+};
+
+/**
+ * plugsched_request_switch - switch to @ops (NULL: mainline) on the worker
+ * @ops:	a registered policy, or NULL
+ *
+ * For /sys/kernel/plugsched/active; waits until the switch is done.
+ *
+ * Return: 0, -EBUSY while another switch runs, -ENODEV without a worker,
+ * or the error of @ops' start (the core is in FALLBACK then).
+ */
+int plugsched_request_switch(const struct plugsched_ops *ops)
+{
+	struct plugsched_switch_req req;
+
+	if (!plugsched_worker)
+		return -ENODEV;
+	if (!mutex_trylock(&plugsched_switch_mutex))
+		return -EBUSY;
+	req.ops = ops;
+	kthread_init_work(&req.work, plugsched_switch_fn);
+	kthread_queue_work(plugsched_worker, &req.work);
+	kthread_flush_work(&req.work);
+	mutex_unlock(&plugsched_switch_mutex);
+	return req.ret;
+}
+
+/* The worker, and SysRq-P; before the watchdog first starts. */
+void __init plugsched_switch_late_init(void)
+{
+	struct kthread_worker *worker;
+
+	/* Real time, so that a policy starving normal tasks cannot stop it. */
+	worker = kthread_create_worker(0, "plugsched");
+	if (IS_ERR(worker)) {
+		pr_warn("plugsched: no worker, no watchdog: %ld\n", PTR_ERR(worker));
+	} else {
+		sched_set_fifo_low(worker->task);
+		plugsched_worker = worker;
+	}
+	if (register_sysrq_key('P', &plugsched_sysrq_op))
+		pr_warn("plugsched: SysRq-P is taken\n");
+}

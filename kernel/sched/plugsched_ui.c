@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugsched: where policies and users meet the core. Policies register
+ * with PLUGSCHED_POLICY() and are checked before they are trusted; users
+ * choose one with sched= at boot or /sys/kernel/plugsched/active at run
+ * time, tune it through /proc/sys/kernel and read the core's state in
+ * /sys/kernel/plugsched, /proc/scheduler and debugfs.
+ */
+#include <linux/capability.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/init.h>
+#include <linux/kobject.h>
+#include <linux/plugsched.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysctl.h>
+#include <linux/sysfs.h>
+
+#include "plugsched_internal.h"
+
+#ifdef CONFIG_PLUGSCHED_DEBUG
+unsigned long plugsched_broken;
+#endif
+
+/* Knobs: /proc/sys/kernel/<name> for the active policy's tunables. */
+
+/* The core's own knob, registered whichever scheduler runs. */
+
+static const struct plugsched_knob plugsched_watchdog_knob = {
+	.name	= PLUGSCHED_WATCHDOG_KNOB,
+	.unit	= "ms",
+	.value	= &plugsched_watchdog_ms,
+	.min	= 0,
+	.max	= 600000,
+	.def	= 30000,
+};
+
+/* Knob writes; a policy's knobs go before the policy does. */
+static DEFINE_MUTEX(plugsched_mutex);
+static struct ctl_table *plugsched_sysctl_table;
+static struct ctl_table_header *plugsched_sysctl_header;
+static bool plugsched_sysctl_ready;
+
+static int plugsched_knob_handler(const struct ctl_table *table, int write,
+				  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	const struct plugsched_knob *knob = table->extra1;
+	char buf[32];
+	size_t len;
+	int val;
+
+	if (!write) {
+		val = READ_ONCE(*knob->value);
+		if (knob->choices)
+			len = scnprintf(buf, sizeof(buf), "%s\n", knob->choices[val]);
+		else
+			len = scnprintf(buf, sizeof(buf), "%d\n", val);
+		if (*ppos >= len) {
+			*lenp = 0;
+			return 0;
+		}
+		len = min_t(size_t, len - *ppos, *lenp);
+		memcpy(buffer, buf + *ppos, len);
+		*lenp = len;
+		*ppos += len;
+		return 0;
+	}
+
+	/* Exactly one value, written at once: anything else is rejected. */
+	if (*ppos || !*lenp || *lenp >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, buffer, *lenp);
+	buf[*lenp] = '\0';
+
+	if (knob->choices) {
+		val = match_string(knob->choices, -1, strim(buf));
+		if (val < 0)
+			return -EINVAL;
+	} else if (kstrtoint(strim(buf), 10, &val) ||
+		   val < knob->min || val > knob->max) {
+		return -EINVAL;
+	}
+
+	/*
+	 * A policy's knobs are unregistered, waiting for writers like this
+	 * one, before the policy goes: plugsched_cur_ops is the knob's policy here.
+	 */
+	mutex_lock(&plugsched_mutex);
+	WRITE_ONCE(*knob->value, val);
+	if (knob == &plugsched_watchdog_knob)
+		plugsched_watchdog_kick();
+	else if (plugsched_cur_ops && plugsched_cur_ops->knob_changed)
+		plugsched_cur_ops->knob_changed(knob);
+	mutex_unlock(&plugsched_mutex);
+
+	*ppos += *lenp;
+	return 0;
+}
+
+static void plugsched_knob_entry(struct ctl_table *entry,
+				 const struct plugsched_knob *knob)
+{
+	entry->procname = knob->name;
+	entry->data = knob->value;
+	entry->maxlen = sizeof(int);
+	entry->mode = 0644;
+	entry->proc_handler = plugsched_knob_handler;
+	entry->extra1 = (void *)knob;
+}
+
+/*
+ * /proc/sys/kernel entries for @ops' knobs; NULL if a name is taken or no
+ * memory. A name must never be taken: 6.12's failed registration erases
+ * entries it never inserted, and with them the whole directory's tree.
+ */
+static struct ctl_table_header *plugsched_knob_table(const struct plugsched_ops *ops,
+						     struct ctl_table **tablep)
+{
+	unsigned int i, n = plugsched_nr_knobs(ops);
+	struct ctl_table_header *header;
+	struct ctl_table *table;
+
+	table = kcalloc(n, sizeof(*table), GFP_KERNEL);
+	if (!table)
+		return NULL;
+	for (i = 0; i < n; i++)
+		plugsched_knob_entry(&table[i], plugsched_knob(ops, i));
+	header = register_sysctl_sz("kernel", table, n);
+	if (!header) {
+		kfree(table);
+		return NULL;
+	}
+	*tablep = table;
+	return header;
+}
+
+int plugsched_register_knobs(const struct plugsched_ops *ops)
+{
+	if (!plugsched_nr_knobs(ops) || !plugsched_sysctl_ready)
+		return 0;
+	plugsched_sysctl_header = plugsched_knob_table(ops, &plugsched_sysctl_table);
+	return plugsched_sysctl_header ? 0 : -ENOMEM;
+}
+
+/* Waits for writers in progress; later opens fail. */
+void plugsched_unregister_knobs(void)
+{
+	if (!plugsched_sysctl_header)
+		return;
+	unregister_sysctl_table(plugsched_sysctl_header);
+	kfree(plugsched_sysctl_table);
+	plugsched_sysctl_header = NULL;
+	plugsched_sysctl_table = NULL;
+}
+
+/* Every knob of @ops back to its default, at each activation. */
+void plugsched_knobs_reset(const struct plugsched_ops *ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < plugsched_nr_knobs(ops); i++)
+		WRITE_ONCE(*plugsched_knob(ops, i)->value, plugsched_knob(ops, i)->def);
+}
+
+/* Boot: sched= and the default */
+
+static char plugsched_boot_name[32] __initdata;
+static unsigned int plugsched_boot_given __initdata;
+
+static bool plugsched_name_valid(const char *name)
+{
+	return sysfs_streq(name, PLUGSCHED_MAINLINE_NAME) || plugsched_find(name);
+}
+
+static int __init plugsched_setup(char *str)
+{
+	plugsched_boot_given++;
+	/* A name too long for any policy stays invalid: keep it truncated. */
+	if (str)
+		strscpy(plugsched_boot_name, str, sizeof(plugsched_boot_name));
+	return 0;
+}
+early_param("sched", plugsched_setup);
+
+static void __init plugsched_warn_choices(void)
+{
+	char list[PLUGSCHED_MAX_POLICIES * (PLUGSCHED_NAME_MAX + 1) + 8];
+
+	plugsched_list_choices(list, sizeof(list));
+	pr_warn("plugsched: choices: %s\n", list);
+}
+
+/* Called from sched_init(), before any task but init_task exists. */
+void __init plugsched_init(void)
+{
+	const char *name = CONFIG_PLUGSCHED_DEFAULT_NAME;
+	const struct plugsched_ops *ops;
+	int cpu;
+
+	plugsched_register_all();
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+
+		memset(prq, 0, sizeof(*prq));
+		prq->cpu = cpu;
+		INIT_LIST_HEAD(&prq->runnable);
+		INIT_LIST_HEAD(&prq->runnable_idle);
+	}
+
+	/* Names are exact (lower case); two sched= are one too many. */
+	if (plugsched_boot_given > 1) {
+		pr_warn("plugsched: sched= given %u times, using \"%s\"\n",
+			plugsched_boot_given, name);
+		plugsched_warn_choices();
+	} else if (plugsched_boot_given) {
+		if (plugsched_name_valid(plugsched_boot_name)) {
+			name = plugsched_boot_name;
+		} else {
+			pr_warn("plugsched: unknown scheduler \"%s\" in sched=, using \"%s\"\n",
+				plugsched_boot_name, name);
+			plugsched_warn_choices();
+		}
+	}
+
+	ops = plugsched_find(name);
+	if (!ops && !sysfs_streq(name, PLUGSCHED_MAINLINE_NAME))
+		pr_warn("plugsched: the default %s is not available, using %s\n", name,
+			PLUGSCHED_MAINLINE_NAME);
+	/* The class walk relies on fair > plug > idle in the linker order. */
+	if (ops && WARN_ON_ONCE(!sched_class_above(&fair_sched_class, &plug_sched_class) ||
+				!sched_class_above(&plug_sched_class, &idle_sched_class)))
+		ops = NULL;
+	if (ops && plugsched_enable_at_boot(ops)) {
+		pr_err("plugsched: %s failed to start, using %s\n", ops->name,
+		       PLUGSCHED_MAINLINE_NAME);
+		ops = NULL;
+	}
+	pr_info("plugsched: CPU scheduler: %s\n", ops ? ops->name : PLUGSCHED_MAINLINE_NAME);
+}
+
+/* Reporting and switching: /sys/kernel/plugsched and /proc/scheduler */
+
+static ssize_t active_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", plugsched_active_name());
+}
+
+static ssize_t active_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	const struct plugsched_ops *ops = NULL;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!sysfs_streq(buf, PLUGSCHED_MAINLINE_NAME)) {
+		ops = plugsched_find(buf);
+		if (!ops)
+			return -EINVAL;
+	}
+	ret = plugsched_request_switch(ops);
+	return ret ? ret : count;
+}
+
+static ssize_t available_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	int len = plugsched_list_choices(buf, PAGE_SIZE - 1);
+
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return plugsched_state_show(buf, PAGE_SIZE);
+}
+
+static ssize_t switches_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", plugsched_nr_switches());
+}
+
+/* One knob a line: name, value, range (min..max, or the choices), default, unit. */
+static int plugsched_knob_show(char *buf, int at, const struct plugsched_knob *knob)
+{
+	int val = READ_ONCE(*knob->value), i, len;
+
+	if (!knob->choices)
+		return sysfs_emit_at(buf, at, "%s %d %d..%d %d %s\n", knob->name, val,
+				     knob->min, knob->max, knob->def, knob->unit ?: "-");
+	len = sysfs_emit_at(buf, at, "%s %s ", knob->name, knob->choices[val]);
+	for (i = knob->min; i <= knob->max; i++)
+		len += sysfs_emit_at(buf, at + len, "%s%s", i > knob->min ? "|" : "",
+				     knob->choices[i]);
+	return len + sysfs_emit_at(buf, at + len, " %s -\n", knob->choices[knob->def]);
+}
+
+/*
+ * /sys/kernel/plugsched/knobs: the core's knob and the active policy's,
+ * as declared, with their values; what Documentation and the tests read.
+ */
+static ssize_t knobs_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	const struct plugsched_ops *ops;
+	unsigned int i;
+	int len;
+
+	len = plugsched_knob_show(buf, 0, &plugsched_watchdog_knob);
+	/* Knob tables are static: they outlive a switch. */
+	ops = READ_ONCE(plugsched_cur_ops);
+	for (i = 0; ops && i < plugsched_nr_knobs(ops); i++)
+		len += plugsched_knob_show(buf, len, plugsched_knob(ops, i));
+	return len;
+}
+
+static struct kobj_attribute plugsched_active_attr = __ATTR_RW(active);
+static struct kobj_attribute plugsched_available_attr = __ATTR_RO(available);
+static struct kobj_attribute plugsched_state_attr = __ATTR_RO(state);
+static struct kobj_attribute plugsched_switches_attr = __ATTR_RO(switches);
+static struct kobj_attribute plugsched_knobs_attr = __ATTR_RO(knobs);
+
+static struct attribute *plugsched_attrs[] = {
+	&plugsched_active_attr.attr,
+	&plugsched_available_attr.attr,
+	&plugsched_state_attr.attr,
+	&plugsched_switches_attr.attr,
+	&plugsched_knobs_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group plugsched_attr_group = {
+	.attrs = plugsched_attrs,
+};
+
+static int plugsched_proc_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", plugsched_active_name());
+	return 0;
+}
+
+static struct ctl_table plugsched_core_table[1];
+
+#ifdef CONFIG_DEBUG_FS
+/*
+ * /sys/kernel/debug/sched/plug_server/cpuN/{runtime,period}: the plug
+ * server's parameters in ns, with the fair server's rules (debug.c): a
+ * period of 100 us .. ~4 s, a runtime of 0 (off) .. the period.
+ */
+#define PLUG_SERVER_PERIOD_MIN	(100 * NSEC_PER_USEC)
+#define PLUG_SERVER_PERIOD_MAX	((1UL << 22) * NSEC_PER_USEC)
+
+static int plug_server_show(struct seq_file *m, void *v)
+{
+	struct sched_dl_entity *dl_se = &cpu_rq((long)m->private & 0xffff)->plug_server;
+
+	seq_printf(m, "%llu\n", (long)m->private >> 16 ? dl_se->dl_period : dl_se->dl_runtime);
+	return 0;
+}
+
+static ssize_t plug_server_write(struct file *filp, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	long priv = (long)((struct seq_file *)filp->private_data)->private;
+	struct rq *rq = cpu_rq(priv & 0xffff);
+	struct sched_dl_entity *dl_se = &rq->plug_server;
+	u64 runtime, period, value;
+	int ret;
+
+	ret = kstrtoull_from_user(ubuf, cnt, 10, &value);
+	if (ret)
+		return ret;
+
+	scoped_guard (rq_lock_irqsave, rq) {
+		runtime = priv >> 16 ? dl_se->dl_runtime : value;
+		period = priv >> 16 ? value : dl_se->dl_period;
+		/* Never started: the defaults dl_server_start() would set. */
+		if (!dl_se->dl_server) {
+			runtime = priv >> 16 ? 50 * NSEC_PER_MSEC : value;
+			period = priv >> 16 ? value : NSEC_PER_SEC;
+		}
+		if (runtime > period || period > PLUG_SERVER_PERIOD_MAX ||
+		    period < PLUG_SERVER_PERIOD_MIN)
+			return -EINVAL;
+		if (!cpu_online(cpu_of(rq)))
+			return -EBUSY;
+		if (!dl_se->dl_server) {
+			/* Set up as dl_server_start() would, then apply. */
+			dl_server_start(dl_se);
+			dl_server_stop(dl_se);
+		}
+		update_rq_clock(rq);
+		plugsched_server_stop(rq);
+		ret = dl_server_apply_params(dl_se, runtime, period, 0);
+		if (!runtime)
+			printk_deferred("plugsched: plug server off on CPU %d, RT tasks may starve plugged ones\n",
+					cpu_of(rq));
+		if (rq->plug.nr_running)
+			dl_server_start(dl_se);
+		if (ret < 0)
+			return ret;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+DEFINE_SHOW_STORE_ATTRIBUTE(plug_server);
+
+/*
+ * /sys/kernel/debug/sched/plug_released: per CPU, how often a higher class
+ * took it from the policy (cpu_release), for how long in all, and whether
+ * it is released now.
+ */
+static int plug_released_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+		bool released = READ_ONCE(prq->released);
+		unsigned long total = READ_ONCE(prq->released_jiffies);
+
+		if (released)
+			total += jiffies - READ_ONCE(prq->released_at);
+		seq_printf(m, "cpu%d releases %lu released_ms %u released %d\n", cpu,
+			   READ_ONCE(prq->nr_released), jiffies_to_msecs(total), released);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(plug_released);
+
+#ifdef CONFIG_PLUGSCHED_DEBUG
+static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
+	[PLUGSCHED_BREAK_NICE]		= "nice",
+	[PLUGSCHED_BREAK_BALANCE]	= "balance",
+	[PLUGSCHED_BREAK_PREEMPT]	= "preempt",
+	[PLUGSCHED_BREAK_SLICE]		= "slice",
+	[PLUGSCHED_BREAK_WINDOW]	= "window",
+};
+
+/* Every break, the ones in effect in brackets: "[nice] balance preempt". */
+static int plug_break_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < PLUGSCHED_NR_BREAKS; i++)
+		seq_printf(m, test_bit(i, &plugsched_broken) ? "%s[%s]" : "%s%s",
+			   i ? " " : "", plugsched_break_names[i]);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* One name breaks that alone, "none" mends all; anything else: -EINVAL. */
+static ssize_t plug_break_write(struct file *filp, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	char buf[16], *s;
+	int i;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	s = strim(buf);
+	if (!strcmp(s, "none")) {
+		WRITE_ONCE(plugsched_broken, 0);
+		return cnt;
+	}
+	i = match_string(plugsched_break_names, PLUGSCHED_NR_BREAKS, s);
+	if (i < 0)
+		return -EINVAL;
+	pr_warn("plugsched: negative control: %s broken on purpose\n", s);
+	WRITE_ONCE(plugsched_broken, BIT(i));
+	return cnt;
+}
+
+DEFINE_SHOW_STORE_ATTRIBUTE(plug_break);
+#endif
+
+static void __init plug_server_debugfs_init(void)
+{
+	struct dentry *sched = debugfs_lookup("sched", NULL), *dir;
+	long cpu;
+
+	if (IS_ERR_OR_NULL(sched))
+		return;
+	dir = debugfs_create_dir("plug_server", sched);
+	for_each_possible_cpu(cpu) {
+		struct dentry *d_cpu;
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "cpu%ld", cpu);
+		d_cpu = debugfs_create_dir(buf, dir);
+		/* The CPU in the low 16 bits, the parameter (1: period) above. */
+		debugfs_create_file("runtime", 0644, d_cpu, (void *)cpu, &plug_server_fops);
+		debugfs_create_file("period", 0644, d_cpu, (void *)(cpu | 1L << 16),
+				    &plug_server_fops);
+	}
+	debugfs_create_file("plug_released", 0444, sched, NULL, &plug_released_fops);
+#ifdef CONFIG_PLUGSCHED_DEBUG
+	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
+	debugfs_create_atomic_t("plug_tick_dequeued", 0444, sched, &plugsched_tick_dequeued);
+#endif
+	dput(sched);
+}
+#else
+static inline void plug_server_debugfs_init(void) { }
+#endif
+
+static int __init plugsched_late_init(void)
+{
+	struct kobject *kobj;
+	int ret = 0;
+
+	kobj = kobject_create_and_add("plugsched", kernel_kobj);
+	if (!kobj || sysfs_create_group(kobj, &plugsched_attr_group))
+		pr_warn("plugsched: cannot create /sys/kernel/plugsched\n");
+	if (!proc_create_single("scheduler", 0444, NULL, plugsched_proc_show))
+		pr_warn("plugsched: cannot create /proc/scheduler\n");
+
+	plugsched_switch_late_init();
+	plug_server_debugfs_init();
+	plugsched_knob_entry(&plugsched_core_table[0], &plugsched_watchdog_knob);
+	if (!register_sysctl("kernel", plugsched_core_table))
+		pr_warn("plugsched: cannot register plugsched_watchdog_ms\n");
+
+	mutex_lock(&plugsched_switch_mutex);
+	plugsched_sysctl_ready = true;
+	if (plugsched_cur_ops) {
+		ret = plugsched_register_knobs(plugsched_cur_ops);
+		plugsched_watchdog_start();
+	}
+	mutex_unlock(&plugsched_switch_mutex);
+	if (ret)
+		pr_warn("plugsched: cannot register the knobs of %s: %d\n",
+			plugsched_cur_ops->name, ret);
+	return 0;
+}
+late_initcall(plugsched_late_init);
