@@ -26,37 +26,34 @@ static int plugsched_mask_node(const struct task_struct *p)
 	return cpumask_subset(&p->cpus_mask, cpumask_of_node(node)) ? node : NUMA_NO_NODE;
 }
 
-/* @p gets fresh state of @ops: bound to one node (a per-CPU kthread), it is at home there. */
-void plugsched_home_init(const struct plugsched_ops *ops, struct task_struct *p)
+/* Bound to one node (a per-CPU kthread), a new task is at home there. */
+void __plugsched_home_init(struct task_struct *p)
 {
-	p->plugsched.home_node = ops->home_nodes ? plugsched_mask_node(p) : NUMA_NO_NODE;
+	p->plugsched.home_node = plugsched_mask_node(p);
 }
 
 /*
  * A child lives near its parent's (current's) memory; kernel threads, which
  * all come from kthreadd and never exec, are at home where they first run.
  */
-void plugsched_home_fork(const struct plugsched_ops *ops, struct task_struct *p)
+void __plugsched_home_fork(struct task_struct *p)
 {
-	if (ops->home_nodes && !(p->flags & PF_KTHREAD))
+	if (!(p->flags & PF_KTHREAD))
 		p->plugsched.home_node = plugsched_task_home(current);
 }
 
-/* A task first queued under a policy with home nodes is at home on @cpu's node. */
-void plugsched_home_enqueue(const struct plugsched_ops *ops, struct task_struct *p, int cpu)
+/* A task first queued without a home is at home on @cpu's node. */
+void __plugsched_home_enqueue(struct task_struct *p, int cpu)
 {
-	if (ops->home_nodes && p->plugsched.home_node == NUMA_NO_NODE)
+	if (p->plugsched.home_node == NUMA_NO_NODE)
 		p->plugsched.home_node = cpu_to_node(cpu);
 }
 
-/* Under a policy with home nodes, a task bound to one node is at home there. */
-void plugsched_home_from_mask(const struct plugsched_ops *ops, struct task_struct *p)
+/* A task bound to one node is at home there. */
+void __plugsched_home_from_mask(struct task_struct *p)
 {
-	int node;
+	int node = plugsched_mask_node(p);
 
-	if (!ops->home_nodes)
-		return;
-	node = plugsched_mask_node(p);
 	if (node != NUMA_NO_NODE)
 		p->plugsched.home_node = node;
 }

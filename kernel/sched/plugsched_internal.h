@@ -155,27 +155,63 @@ int plugsched_least_loaded_cpu(struct task_struct *p, const struct cpumask *mask
 			       int prefer);
 #endif
 
-/* plugsched_homenode.c: what the core does for a policy with home nodes */
+/*
+ * plugsched_homenode.c: what the core does for a policy with home nodes.
+ * The test of the flag is inline: the hot paths of other policies pay no
+ * call for it.
+ */
 #ifdef CONFIG_PLUGSCHED_HOME_NODES
-void plugsched_home_init(const struct plugsched_ops *ops, struct task_struct *p);
-void plugsched_home_fork(const struct plugsched_ops *ops, struct task_struct *p);
-void plugsched_home_enqueue(const struct plugsched_ops *ops, struct task_struct *p,
-			    int cpu);
-void plugsched_home_from_mask(const struct plugsched_ops *ops, struct task_struct *p);
+void __plugsched_home_init(struct task_struct *p);
+void __plugsched_home_fork(struct task_struct *p);
+void __plugsched_home_enqueue(struct task_struct *p, int cpu);
+void __plugsched_home_from_mask(struct task_struct *p);
+
+static inline bool plugsched_has_homes(const struct plugsched_ops *ops)
+{
+	return ops->home_nodes;
+}
 #else
-static inline void plugsched_home_init(const struct plugsched_ops *ops,
-				       struct task_struct *p)
+static inline void __plugsched_home_init(struct task_struct *p) { }
+static inline void __plugsched_home_fork(struct task_struct *p) { }
+static inline void __plugsched_home_enqueue(struct task_struct *p, int cpu) { }
+static inline void __plugsched_home_from_mask(struct task_struct *p) { }
+
+static inline bool plugsched_has_homes(const struct plugsched_ops *ops)
+{
+	return false;
+}
+#endif
+
+/* @p gets fresh state of @ops: its home, if any, from its affinity. */
+static inline void plugsched_home_init(const struct plugsched_ops *ops, struct task_struct *p)
 {
 	p->plugsched.home_node = NUMA_NO_NODE;
+	if (plugsched_has_homes(ops))
+		__plugsched_home_init(p);
 }
 
-static inline void plugsched_home_fork(const struct plugsched_ops *ops,
-				       struct task_struct *p) { }
+/* @p is a new child of current. */
+static inline void plugsched_home_fork(const struct plugsched_ops *ops, struct task_struct *p)
+{
+	if (plugsched_has_homes(ops))
+		__plugsched_home_fork(p);
+}
+
+/* @p is queued on @cpu. */
 static inline void plugsched_home_enqueue(const struct plugsched_ops *ops,
-					  struct task_struct *p, int cpu) { }
+					  struct task_struct *p, int cpu)
+{
+	if (plugsched_has_homes(ops))
+		__plugsched_home_enqueue(p, cpu);
+}
+
+/* @p's affinity changed. */
 static inline void plugsched_home_from_mask(const struct plugsched_ops *ops,
-					    struct task_struct *p) { }
-#endif
+					    struct task_struct *p)
+{
+	if (plugsched_has_homes(ops))
+		__plugsched_home_from_mask(p);
+}
 
 /*
  * plugsched_switch.c: the phases of the core. Each moves only to the
