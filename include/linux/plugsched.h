@@ -58,6 +58,9 @@ struct seq_file;
  *		release not counted; the policy's clock (plugsched_now())
  *		stands still while the CPU is released
  * @nr_released: how often the CPU was released, for statistics
+ * @bypass:	the core's own: no policy decides on this CPU (none is
+ *		active, or the active one is being ejected); the core runs
+ *		the queued tasks itself, first come first served
  *
  * Policies keep their own per-CPU state in per-CPU variables indexed by
  * @cpu, so that switching policies never has to resize struct rq.
@@ -76,6 +79,7 @@ struct plugsched_rq {
 	unsigned long		released_at;
 	unsigned long		released_jiffies;
 	unsigned long		nr_released;
+	bool			bypass;
 };
 
 /**
@@ -138,7 +142,8 @@ struct plugsched_knob {
  *
  * @init:	activation: set up global state. Knobs already hold their
  *		defaults and may be adjusted (e.g. scaled by CPU count).
- *		Called before any task is handed to the policy.
+ *		Called before any task is handed to the policy, with the
+ *		CPU hotplug lock held for reading (as @exit).
  * @exit:	deactivation: no task is queued on the policy any more.
  * @init_rq:	set up the per-CPU state of @prq->cpu; called for every
  *		possible CPU before @init returns to the core.
@@ -291,6 +296,8 @@ struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 unsigned long plugsched_task_weight(const struct task_struct *p);
 unsigned int plugsched_array_count(const struct plugsched_prio_array *array);
 u64 plugsched_scale_delta(const struct task_struct *p, u64 delta);
+/* A policy that finds its own state broken ejects itself: any context. */
+void plugsched_eject(const char *why);
 
 /**
  * plugsched_task_priv - a policy's private per-task state

@@ -196,7 +196,7 @@ void __plugsched_release(struct rq *rq, struct task_struct *next)
 	 */
 	if (time_before(jiffies + READ_ONCE(prq->kick_backoff), prq->next_kick))
 		WRITE_ONCE(prq->next_kick, jiffies + READ_ONCE(prq->kick_backoff));
-	if (plugsched_cur_ops->cpu_release)
+	if (!plugsched_rq_bypass(prq) && plugsched_cur_ops->cpu_release)
 		plugsched_cur_ops->cpu_release(prq, next);
 }
 
@@ -217,11 +217,14 @@ static void plugsched_acquire(struct rq *rq)
 	const struct plugsched_ops *ops = READ_ONCE(plugsched_cur_ops);
 
 	plugsched_end_release(&rq->plug);
-	if (ops && ops->cpu_acquire)
+	if (ops && !plugsched_rq_bypass(&rq->plug) && ops->cpu_acquire)
 		ops->cpu_acquire(&rq->plug);
 }
 
-/* Give @p fresh state of @ops, the active policy; @p is not queued. */
+/*
+ * Give @p fresh state of @ops, the active policy, or (NULL) the core's
+ * only, for a runqueue in bypass; @p is not queued.
+ */
 static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_struct *p)
 {
 	INIT_LIST_HEAD(&p->plugsched.run_list);
@@ -230,16 +233,20 @@ static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_s
 	p->plugsched.slice = 0;
 	p->plugsched.last_ran = 0;
 	p->plugsched.runnable_at = plugsched_now(&task_rq(p)->plug);
-	plugsched_home_init(ops, p);
+	p->plugsched.home_node = NUMA_NO_NODE;
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
 	p->plugsched.flags &= ~(PLUGSCHED_TF_OWNER | PLUGSCHED_TF_QUEUED);
 	p->plugsched.flags |= plugsched_owner;
+	if (!ops)
+		return;
+	plugsched_home_init(ops, p);
 	ops->task_init(p);
 }
 
+/* @p's runqueue is locked: in bypass, @p gets the core's state only. */
 void plugsched_task_init(struct task_struct *p)
 {
-	__plugsched_task_init(plugsched_cur_ops, p);
+	__plugsched_task_init(plugsched_rq_bypass(&task_rq(p)->plug) ? NULL : plugsched_cur_ops, p);
 }
 
 /*
@@ -265,7 +272,7 @@ static void update_curr_plug(struct rq *rq)
 	if (plugsched_breaks(PLUGSCHED_BREAK_SLICE) && (curr->pid & 1))
 		delta *= 2;
 	curr->plugsched.slice -= delta;
-	if (plugsched_cur_ops->charge)
+	if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->charge)
 		plugsched_cur_ops->charge(&rq->plug, curr, delta);
 }
 
@@ -339,7 +346,8 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		WARN_ONCE(p->plugsched.flags & PLUGSCHED_TF_QUEUED,
 			  "plugsched: %s/%d queued twice\n", p->comm, p->pid);
 
-	plugsched_home_enqueue(plugsched_cur_ops, p, cpu_of(rq));
+	if (!plugsched_rq_bypass(prq))
+		plugsched_home_enqueue(plugsched_cur_ops, p, cpu_of(rq));
 
 	if (!prq->nr_running++) {
 		/* As fair does: idle time counts as time the server had. */
@@ -351,7 +359,8 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	prq->load += plugsched_load_weight(p);
 	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
 	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
-	plugsched_cur_ops->enqueue(prq, p, pflags);
+	if (!plugsched_rq_bypass(prq))
+		plugsched_cur_ops->enqueue(prq, p, pflags);
 	add_nr_running(rq, 1);
 	/* Queued behind a task of a higher class: the CPU is not ours. */
 	plugsched_release(rq, plug_rq_curr(rq));
@@ -375,7 +384,9 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	if (task_on_rq_migrating(p))
 		pflags |= PLUGSCHED_DEQ_MIGRATE;
 
-	plugsched_cur_ops->dequeue(prq, p, pflags);
+	/* A bypassed policy's queues are dropped whole at its next start. */
+	if (!plugsched_rq_bypass(prq))
+		plugsched_cur_ops->dequeue(prq, p, pflags);
 	list_del_init(&p->plugsched.runnable_node);
 	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
 	/* Clocks differ between CPUs: carry the wait, not the stamp. */
@@ -394,7 +405,9 @@ static void yield_task_plug(struct rq *rq)
 	update_rq_clock(rq);
 	update_curr_plug(rq);
 	rq_clock_skip_update(rq);
-	plugsched_cur_ops->yield(&rq->plug, plug_rq_curr(rq));
+	/* In bypass the yielder is last already (set_next_task_plug()). */
+	if (!plugsched_rq_bypass(&rq->plug))
+		plugsched_cur_ops->yield(&rq->plug, plug_rq_curr(rq));
 }
 
 static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
@@ -410,8 +423,9 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
 		resched_curr(rq);
 		return;
 	}
-	/* SCHED_BATCH and SCHED_IDLE never preempt on wakeup. */
-	if (plugsched_task_is_idle(p) || p->policy == SCHED_BATCH)
+	/* SCHED_BATCH and SCHED_IDLE never preempt on wakeup; in bypass nobody does. */
+	if (plugsched_task_is_idle(p) || p->policy == SCHED_BATCH ||
+	    plugsched_rq_bypass(&rq->plug))
 		return;
 	/* A synchronous waker on this CPU is about to sleep: let it. */
 	if ((flags & WF_SYNC) && cpu_of(rq) == smp_processor_id())
@@ -430,6 +444,15 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
  */
 #define PLUGSCHED_IDLE_WAIT	HZ
 
+/* Bypass: the task that waited longest, SCHED_IDLE ones after the rest. */
+static struct task_struct *plugsched_bypass_pick(struct plugsched_rq *prq)
+{
+	struct list_head *queued = list_empty(&prq->runnable) ? &prq->runnable_idle :
+				   &prq->runnable;
+
+	return list_first_entry_or_null(queued, struct task_struct, plugsched.runnable_node);
+}
+
 static struct task_struct *pick_task_plug(struct rq *rq)
 {
 	struct plugsched_rq *prq = &rq->plug;
@@ -446,6 +469,8 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 		if (!task_current(rq, p) && plugsched_waited(prq, p) > PLUGSCHED_IDLE_WAIT)
 			return p;
 	}
+	if (plugsched_rq_bypass(prq))
+		return plugsched_bypass_pick(prq);
 	return plugsched_cur_ops->pick(prq);
 }
 
@@ -458,7 +483,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
 		p->plugsched.runnable_at = plugsched_now(&rq->plug);
 		list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
-		if (plugsched_cur_ops->put_prev)
+		if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->put_prev)
 			plugsched_cur_ops->put_prev(&rq->plug, p);
 	}
 	/* As sched_ext: the policy hears of @p first, then of the CPU. */
@@ -473,10 +498,12 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 	if (unlikely(rq->plug.released))
 		plugsched_acquire(rq);
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
+	if (plugsched_rq_bypass(&rq->plug))
+		p->plugsched.slice = PLUGSCHED_BYPASS_SLICE;
 	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		return;
 	list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
-	if (plugsched_cur_ops->set_next)
+	if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->set_next)
 		plugsched_cur_ops->set_next(&rq->plug, p);
 }
 
@@ -497,6 +524,11 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	/* Keep this CPU's RT/deadline load fresh for the balancers' view. */
 	update_other_load_avgs(rq);
 
+	if (plugsched_rq_bypass(&rq->plug)) {
+		if (p->plugsched.slice <= 0 && rq->plug.nr_running > 1)
+			resched_curr(rq);
+		return;
+	}
 	if (p->plugsched.slice <= 0) {
 		if (plugsched_cur_ops->slice_expired(&rq->plug, p))
 			resched_curr(rq);
@@ -541,6 +573,12 @@ static void task_fork_plug(struct task_struct *p)
 		return;
 	}
 	update_rq_clock(rq);
+	/* Being ejected: the core's state only, the policy hears nothing. */
+	if (unlikely(READ_ONCE(plugsched_bypassing))) {
+		__plugsched_task_init(NULL, p);
+		rq_unlock(rq, &rf);
+		return;
+	}
 	__plugsched_task_init(ops, p);
 	plugsched_home_fork(ops, p);
 	/* A plugged parent keeps the plug class, and plugsched_cur_ops, alive. */
@@ -560,7 +598,8 @@ static void switched_to_plug(struct rq *rq, struct task_struct *p)
 	 */
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	/* Its affinity may have changed there, unseen by set_cpus_allowed_plug(). */
-	plugsched_home_from_mask(plugsched_cur_ops, p);
+	if (!plugsched_rq_bypass(&rq->plug))
+		plugsched_home_from_mask(plugsched_cur_ops, p);
 	if (task_on_rq_queued(p) && !task_current(rq, p))
 		wakeup_preempt(rq, p, 0);
 }
@@ -577,7 +616,7 @@ static void prio_changed_plug(struct rq *rq, struct task_struct *p, int oldprio)
 	if (!task_on_rq_queued(p))
 		return;
 
-	if (plugsched_cur_ops->prio_changed)
+	if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->prio_changed)
 		plugsched_cur_ops->prio_changed(&rq->plug, p);
 
 	if (task_current(rq, p)) {
@@ -592,7 +631,7 @@ static unsigned int get_rr_interval_plug(struct rq *rq, struct task_struct *p)
 {
 	u64 ns;
 
-	if (plugsched_cur_ops->rr_interval)
+	if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->rr_interval)
 		ns = plugsched_cur_ops->rr_interval(p);
 	else
 		ns = max_t(s64, p->plugsched.slice, 0);
@@ -636,6 +675,7 @@ void plugsched_show_task(struct task_struct *p, struct seq_file *m)
 	if (!ops || p->sched_class != &plug_sched_class)
 		return;
 	seq_printf(m, "%-45s:%21s\n", "plugsched.policy", ops->name);
+	seq_printf(m, "%-45s:%21d\n", "plugsched.bypass", READ_ONCE(plugsched_bypassing));
 	seq_printf(m, "%-45s:%21lld\n", "plugsched.slice_ns", p->plugsched.slice);
 	seq_printf(m, "%-45s:%21u\n", "plugsched.nr_node_migrations",
 		   p->plugsched.nr_node_migrations);
@@ -643,6 +683,6 @@ void plugsched_show_task(struct task_struct *p, struct seq_file *m)
 	seq_printf(m, "%-45s:%21u\n", "plugsched.waiting_ms",
 		   (p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_on_cpu(task_rq(p), p) ?
 		   jiffies_to_msecs(plugsched_waited(&task_rq(p)->plug, p)) : 0);
-	if (ops->show_task)
+	if (ops->show_task && !READ_ONCE(plugsched_bypassing))
 		ops->show_task(m, p);
 }

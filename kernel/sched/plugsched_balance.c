@@ -220,6 +220,9 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 	double_lock_balance(this_rq, busiest);
 	update_rq_clock(this_rq);
 	update_rq_clock(busiest);
+	/* A runqueue in bypass holds nothing the policy may look at. */
+	if (plugsched_rq_bypass(&busiest->plug) || plugsched_rq_bypass(this))
+		loops = PLUGSCHED_MIGRATE_SCAN;
 	while (plugsched_nr_waiting(&busiest->plug) && loops++ < PLUGSCHED_MIGRATE_SCAN) {
 		struct task_struct *p;
 		unsigned long w;
@@ -279,7 +282,7 @@ static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
 {
 	struct rq *rq = prq_rq(this);
 
-	if (plugsched_breaks(PLUGSCHED_BREAK_BALANCE))
+	if (plugsched_breaks(PLUGSCHED_BREAK_BALANCE) || plugsched_rq_bypass(this))
 		return 0;
 	/* This CPU's RT and deadline load decays while it does not tick. */
 	update_rq_clock(rq);
@@ -389,6 +392,9 @@ int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 
 int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags)
 {
+	/* Where it was: select_task_rq() moves it if it may not stay. */
+	if (unlikely(READ_ONCE(plugsched_bypassing)))
+		return prev_cpu;
 	if (plugsched_cur_ops->select_cpu)
 		return plugsched_cur_ops->select_cpu(p, prev_cpu, wake_flags);
 	return plugsched_select_cpu(p, prev_cpu, wake_flags);
@@ -402,7 +408,8 @@ int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags)
 void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx)
 {
 	set_cpus_allowed_common(p, ctx);
-	if (!(ctx->flags & (SCA_MIGRATE_DISABLE | SCA_MIGRATE_ENABLE)))
+	if (!(ctx->flags & (SCA_MIGRATE_DISABLE | SCA_MIGRATE_ENABLE)) &&
+	    !plugsched_rq_bypass(&task_rq(p)->plug))
 		plugsched_home_from_mask(plugsched_cur_ops, p);
 }
 
@@ -448,6 +455,8 @@ void __plugsched_tick_balance(struct rq *rq)
 	unsigned int ms;
 	bool idle;
 
+	plugsched_tick_watch(rq);
+
 	/* Nothing may be queued in the fair class while it is skipped. */
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG) && plugsched_all())
 		WARN_ONCE(READ_ONCE(rq->cfs.h_nr_queued),
@@ -478,7 +487,8 @@ void __plugsched_tick_balance(struct rq *rq)
 		plugsched_kick_idle(prq);
 	}
 
-	if (time_before(now, READ_ONCE(prq->next_balance)) || !plugsched_balance_cpu(prq->cpu))
+	if (time_before(now, READ_ONCE(prq->next_balance)) || !plugsched_balance_cpu(prq->cpu) ||
+	    READ_ONCE(plugsched_bypassing))
 		return;
 
 	/* A CPU running RT or deadline work is busy, not idle. */

@@ -52,6 +52,8 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_PREEMPT,	/* a wakeup never preempts */
 	PLUGSCHED_BREAK_SLICE,		/* odd PIDs' run time counts twice */
 	PLUGSCHED_BREAK_WINDOW,		/* balance_plug() unlocked for 2 ms */
+	PLUGSCHED_BREAK_KNOB_WINDOW,	/* a knob write yields in the handler */
+	PLUGSCHED_BREAK_SWITCH_WINDOW,	/* a switch waits 1 s in ENABLING */
 	PLUGSCHED_NR_BREAKS,
 };
 
@@ -124,6 +126,30 @@ static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
 {
 	return (u32)(plugsched_now(prq) - p->plugsched.runnable_at);
 }
+
+/*
+ * Bypass (plugsched_switch.c): a runqueue whose plug.bypass is set, under
+ * its lock, calls no policy; the core runs its plugged tasks itself, the
+ * longest waiting first (@runnable, then @runnable_idle), a
+ * PLUGSCHED_BYPASS_SLICE each, and balances nothing. It is set while no
+ * policy is active (a task a switch missed still runs), and from the
+ * moment a policy is ejected, from any context and under runqueue locks
+ * only, until the switch back to mainline has moved every task: what
+ * sleeps in that switch (static keys, the CPU hotplug lock, sysctl
+ * unregistration) may wait for a task the policy starves. The hooks that
+ * run without the runqueue's lock (CPU choice, fork) read
+ * plugsched_bypassing, set before and cleared before the runqueues'.
+ */
+#define PLUGSCHED_BYPASS_SLICE	(5 * NSEC_PER_MSEC)
+
+extern bool plugsched_bypassing;
+
+static inline bool plugsched_rq_bypass(const struct plugsched_rq *prq)
+{
+	return unlikely(prq->bypass);
+}
+
+void plugsched_tick_watch(struct rq *rq);
 
 /* plugsched.c: the class and its services */
 void __plugsched_release(struct rq *rq, struct task_struct *next);

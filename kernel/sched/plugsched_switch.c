@@ -3,10 +3,14 @@
  * plugsched: the core's phases, and what moves it between them. A switch
  * moves every normal task from the fair class to the plug class or back,
  * at boot or at run time (/sys/kernel/plugsched/active); the watchdog and
- * SysRq-P eject a policy that stalls a task, back to mainline EEVDF. All
- * of it runs on one real-time worker, so that a policy starving normal
- * tasks cannot hold it off.
+ * SysRq-P eject a policy that stalls a task, back to mainline EEVDF. An
+ * ejection first puts every runqueue in bypass (plugsched_internal.h),
+ * from any context and under runqueue locks only, so that no task waits
+ * for the broken policy any more; the switch back, which sleeps, runs
+ * after it on one real-time worker.
  */
+#include <linux/delay.h>
+#include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/plugsched.h>
 #include <linux/sysrq.h>
@@ -21,6 +25,9 @@
 DEFINE_STATIC_KEY_FALSE(__plugsched_enabled);
 DEFINE_STATIC_KEY_FALSE(__plugsched_all);
 bool plugsched_to_plug __read_mostly;
+
+/* No policy decides: the runqueues follow this flag (plugsched_bypass_rqs()). */
+bool plugsched_bypassing __read_mostly = true;
 
 /* Held by whoever switches; the watchdog only tries it. */
 DEFINE_MUTEX(plugsched_switch_mutex);
@@ -79,9 +86,10 @@ enum plugsched_phase plugsched_phase(void)
 }
 
 /*
- * The one place the phase changes, at boot or under plugsched_switch_mutex:
- * the static keys follow it. An illegal transition is a bug of the core's;
- * it WARNs, and the keys still follow the phase the caller's steps reach.
+ * The one place the phase changes, at boot or under plugsched_switch_mutex
+ * and the CPU hotplug lock (plugsched_switch()): the static keys follow it.
+ * An illegal transition is a bug of the core's; it WARNs, and the keys
+ * still follow the phase the caller's steps reach.
  * @why: for FALLBACK, the reason shown in /sys/kernel/plugsched/state.
  */
 static void plugsched_set_phase(enum plugsched_phase to, const char *why)
@@ -94,20 +102,20 @@ static void plugsched_set_phase(enum plugsched_phase to, const char *why)
 	case PLUGSCHED_PHASE_ENABLING:
 		/* New tasks join the plug class from now on, and the class runs. */
 		WRITE_ONCE(plugsched_to_plug, true);
-		static_branch_enable(&__plugsched_enabled);
+		static_branch_enable_cpuslocked(&__plugsched_enabled);
 		break;
 	case PLUGSCHED_PHASE_ENABLED:
 		/* The fair class is empty: it is skipped from now on. */
-		static_branch_enable(&__plugsched_all);
+		static_branch_enable_cpuslocked(&__plugsched_all);
 		break;
 	case PLUGSCHED_PHASE_DISABLING:
 		/* The fair class runs again before any task may join it. */
-		static_branch_disable(&__plugsched_all);
+		static_branch_disable_cpuslocked(&__plugsched_all);
 		WRITE_ONCE(plugsched_to_plug, false);
 		break;
 	default:
 		/* The plug class is empty; a no-op when it was never on. */
-		static_branch_disable(&__plugsched_enabled);
+		static_branch_disable_cpuslocked(&__plugsched_enabled);
 		break;
 	}
 
@@ -150,6 +158,33 @@ int plugsched_state_show(char *buf, size_t size)
 unsigned long plugsched_nr_switches(void)
 {
 	return READ_ONCE(plugsched_switches);
+}
+
+/*
+ * Every runqueue into bypass or out of it, as plugsched_bypassing says when
+ * its lock is taken: one the flag was cleared for before (a switch) stays
+ * as the switch left it. A CPU going in picks again at once.
+ */
+static void plugsched_bypass_rqs(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		struct rq_flags rf;
+
+		rq_lock_irqsave(rq, &rf);
+		rq->plug.bypass = READ_ONCE(plugsched_bypassing);
+		if (rq->plug.bypass && rq->plug.nr_running)
+			resched_curr(rq);
+		rq_unlock_irqrestore(rq, &rf);
+	}
+}
+
+static void plugsched_set_bypass(bool on)
+{
+	WRITE_ONCE(plugsched_bypassing, on);
+	plugsched_bypass_rqs();
 }
 
 /* Switching: move every normal task between the fair and the plug class. */
@@ -341,12 +376,18 @@ static unsigned int plugsched_leave(void)
 	const struct plugsched_ops *ops = plugsched_cur_ops;
 	unsigned int moved;
 
-	plugsched_unregister_knobs();
 	plugsched_set_phase(PLUGSCHED_PHASE_DISABLING, NULL);
 	moved = plugsched_move_until_empty(&plug_sched_class, true);
 	WARN_ON_ONCE(plugsched_nr_left(&plug_sched_class));
+	/* The policy hears of no task from now on. */
+	plugsched_set_bypass(true);
 
 	plugsched_set_phase(PLUGSCHED_PHASE_MAINLINE, NULL);
+	/*
+	 * Only now: unregistering waits for the writers inside a knob's
+	 * handler, and one may be a task the policy starved.
+	 */
+	plugsched_unregister_knobs();
 	/* Class hooks and the tick run with interrupts off: let them finish. */
 	kick_all_cpus_sync();
 	WRITE_ONCE(plugsched_cur_ops, NULL);
@@ -362,6 +403,7 @@ static void plugsched_reset_rqs(const struct plugsched_ops *ops)
 {
 	int cpu;
 
+	/* Nothing is in the plug class: the policy's queues start empty. */
 	for_each_possible_cpu(cpu) {
 		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
 
@@ -388,6 +430,7 @@ static int plugsched_activate(const struct plugsched_ops *ops)
 
 	plugsched_owner = plugsched_owner % PLUGSCHED_TF_OWNER + 1;
 	WRITE_ONCE(plugsched_cur_ops, ops);
+	plugsched_set_bypass(false);
 	return 0;
 }
 
@@ -400,6 +443,9 @@ static int plugsched_enter(void)
 	unsigned int moved;
 
 	plugsched_set_phase(PLUGSCHED_PHASE_ENABLING, NULL);
+	/* The test of a fall back during a switch: hold the switch here. */
+	if (plugsched_breaks(PLUGSCHED_BREAK_SWITCH_WINDOW))
+		msleep(1000);
 	moved = plugsched_move_until_empty(&fair_sched_class, false);
 	/* The fair class is skipped from now on: it must be empty. */
 	if (WARN_ON_ONCE(plugsched_nr_left(&fair_sched_class)))
@@ -435,6 +481,13 @@ static int plugsched_switch(const struct plugsched_ops *ops, const char *why)
 		return 0;
 
 	start = ktime_get();
+	/*
+	 * No CPU comes or goes during a switch: the walks over the CPUs and
+	 * the static keys see one set. An offline in progress holds this off
+	 * until it is done, and may be waiting for a task the policy being
+	 * ejected starves: only bypass, entered before, lets it finish.
+	 */
+	cpus_read_lock();
 	if (old)
 		moved += plugsched_leave();
 	if (ops) {
@@ -457,6 +510,7 @@ static int plugsched_switch(const struct plugsched_ops *ops, const char *why)
 			scnprintf(reason, sizeof(reason), "%s: %s", from, why);
 		plugsched_set_phase(PLUGSCHED_PHASE_FALLBACK, reason);
 	}
+	cpus_read_unlock();
 	WRITE_ONCE(plugsched_switches, plugsched_switches + 1);
 
 	if (ret)
@@ -488,15 +542,28 @@ int __init plugsched_enable_at_boot(const struct plugsched_ops *ops)
 	return 0;
 }
 
-/* Watchdog: no runnable task of the policy may wait for too long. */
+/*
+ * Watchdog and ejection: no runnable task of the policy may wait for too
+ * long, and SysRq-P ejects the policy on demand.
+ */
 
 static struct kthread_worker *plugsched_worker;
 static void plugsched_watchdog_fn(struct kthread_work *work);
 static DEFINE_KTHREAD_DELAYED_WORK(plugsched_watchdog_work, plugsched_watchdog_fn);
 
-/* Eject the active policy; safe from any context. */
+/* The switch back to mainline after an ejection, on the worker. */
 static void plugsched_fallback_fn(struct kthread_work *work);
-static DEFINE_KTHREAD_WORK(plugsched_sysrq_work, plugsched_fallback_fn);
+static DEFINE_KTHREAD_WORK(plugsched_fallback_work, plugsched_fallback_fn);
+static void plugsched_fallback_retry_fn(struct kthread_work *work);
+static DEFINE_KTHREAD_DELAYED_WORK(plugsched_fallback_retry, plugsched_fallback_retry_fn);
+
+/* One ejection at a time, for the first reason given. */
+static DEFINE_RAW_SPINLOCK(plugsched_eject_lock);
+static bool plugsched_eject_pending;
+static char plugsched_eject_why[80];
+
+static void plugsched_eject_irq_fn(struct irq_work *work);
+static struct irq_work plugsched_eject_irq = IRQ_WORK_INIT_HARD(plugsched_eject_irq_fn);
 
 static unsigned long plugsched_watchdog_period(void)
 {
@@ -534,32 +601,166 @@ static void plugsched_dump(struct rq *rq, struct task_struct *p)
 		plugsched_cur_ops->dump(&rq->plug, p);
 }
 
-/* The task on @rq that has waited longest, if it waited over @limit. */
-static struct task_struct *plugsched_stalled(struct rq *rq, unsigned long limit,
-					     unsigned long *waited)
+/*
+ * Whether the task on @rq that waited longest, under a policy, waited over
+ * @limit jiffies; if so it is reported, and @why (of @size) says who.
+ */
+static bool plugsched_stalled(struct rq *rq, unsigned long limit, char *why, size_t size)
 {
-	struct task_struct *p, *found = NULL;
+	struct task_struct *p;
 	unsigned int seen = 0;
+	unsigned long waited;
+	bool found = false;
 	struct rq_flags rf;
 
 	rq_lock_irqsave(rq, &rf);
+	if (plugsched_rq_bypass(&rq->plug))
+		goto out;
 	/* The running task went to the tail when it started: two at most. */
 	list_for_each_entry(p, &rq->plug.runnable, plugsched.runnable_node) {
 		if (task_current(rq, p) && !seen++)
 			continue;
-		*waited = plugsched_waited(&rq->plug, p);
-		if (*waited > limit) {
-			found = p;
-			get_task_struct(p);
-			/* The console may wake tasks: no printk under the rq lock. */
-			printk_deferred_enter();
-			plugsched_dump(rq, p);
-			printk_deferred_exit();
-		}
+		waited = plugsched_waited(&rq->plug, p);
+		if (waited <= limit)
+			break;
+		found = true;
+		/* The console may wake tasks: no printk under the rq lock. */
+		printk_deferred_enter();
+		pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %d ms)\n",
+		       p->comm, task_pid_nr(p), cpu_of(rq), jiffies_to_msecs(waited),
+		       plugsched_cur_ops->name, READ_ONCE(plugsched_watchdog_ms));
+		plugsched_dump(rq, p);
+		printk_deferred_exit();
+		scnprintf(why, size, "watchdog: %s/%d stalled for %u ms", p->comm,
+			  task_pid_nr(p), jiffies_to_msecs(waited));
 		break;
 	}
+out:
 	rq_unlock_irqrestore(rq, &rf);
 	return found;
+}
+
+/**
+ * plugsched_eject - take every CPU from the active policy, then switch to mainline
+ * @why:	the reason, for the log and /sys/kernel/plugsched/state
+ *
+ * Safe from any context, runqueue locks held or not: every runqueue goes
+ * into bypass from an IRQ work, under its own lock only, and the switch
+ * back, which sleeps, is queued on the worker from there. Calls before that
+ * switch is done add nothing; one during a switch ejects whatever policy
+ * the switch leads to.
+ */
+void plugsched_eject(const char *why)
+{
+	unsigned long flags;
+	bool first;
+
+	raw_spin_lock_irqsave(&plugsched_eject_lock, flags);
+	first = !plugsched_eject_pending;
+	if (first) {
+		plugsched_eject_pending = true;
+		strscpy(plugsched_eject_why, why, sizeof(plugsched_eject_why));
+	}
+	raw_spin_unlock_irqrestore(&plugsched_eject_lock, flags);
+	if (!first)
+		return;
+	WRITE_ONCE(plugsched_bypassing, true);
+	irq_work_queue(&plugsched_eject_irq);
+}
+
+static void plugsched_eject_irq_fn(struct irq_work *work)
+{
+	plugsched_bypass_rqs();
+	if (plugsched_worker)
+		kthread_queue_work(plugsched_worker, &plugsched_fallback_work);
+}
+
+static void plugsched_fallback_retry_fn(struct kthread_work *work)
+{
+	kthread_queue_work(plugsched_worker, &plugsched_fallback_work);
+}
+
+static void plugsched_fallback_fn(struct kthread_work *work)
+{
+	char why[sizeof(plugsched_eject_why)];
+	bool sysrq;
+
+	/* A user's switch holds the mutex until its work, queued here, ran. */
+	if (!mutex_trylock(&plugsched_switch_mutex)) {
+		kthread_mod_delayed_work(plugsched_worker, &plugsched_fallback_retry, 1);
+		return;
+	}
+	raw_spin_lock_irq(&plugsched_eject_lock);
+	strscpy(why, plugsched_eject_why, sizeof(why));
+	raw_spin_unlock_irq(&plugsched_eject_lock);
+	sysrq = !strcmp(why, "sysrq");
+
+	if (!plugsched_cur_ops) {
+		pr_info("plugsched: %s: %s runs already\n", sysrq ? "SysRq" : why,
+			PLUGSCHED_MAINLINE_NAME);
+	} else {
+		if (sysrq)
+			pr_warn("plugsched: SysRq: %s ejected, every task back to %s\n",
+				plugsched_cur_ops->name, PLUGSCHED_MAINLINE_NAME);
+		plugsched_switch(NULL, why);
+	}
+
+	raw_spin_lock_irq(&plugsched_eject_lock);
+	plugsched_eject_pending = false;
+	raw_spin_unlock_irq(&plugsched_eject_lock);
+	mutex_unlock(&plugsched_switch_mutex);
+}
+
+/* The watchdog's scan of every CPU, on the worker, every quarter limit. */
+static void plugsched_watchdog_fn(struct kthread_work *work)
+{
+	unsigned long limit = msecs_to_jiffies(READ_ONCE(plugsched_watchdog_ms));
+	char why[sizeof(plugsched_eject_why)];
+	int cpu;
+
+	if (!READ_ONCE(plugsched_cur_ops) || !limit)
+		return;
+	for_each_online_cpu(cpu) {
+		if (plugsched_stalled(cpu_rq(cpu), limit, why, sizeof(why))) {
+			plugsched_eject(why);
+			return;
+		}
+	}
+	plugsched_watchdog_start();
+}
+
+static DEFINE_PER_CPU(unsigned long, plugsched_next_watch);
+static DEFINE_PER_CPU(int, plugsched_watch_cpu);
+
+/**
+ * plugsched_tick_watch - the watchdog's check from a CPU's tick
+ * @rq:		this CPU's runqueue, unlocked; interrupts are off
+ *
+ * Once a watchdog period each ticking CPU checks its own runqueue and, in
+ * turn, one other online CPU's (a CPU the policy leaves idle beside a
+ * runnable task may not tick). The worker's scan can be held off, by RT
+ * tasks or by what the worker waits for; the tick cannot.
+ */
+void plugsched_tick_watch(struct rq *rq)
+{
+	unsigned long limit = msecs_to_jiffies(READ_ONCE(plugsched_watchdog_ms));
+	unsigned long *next = this_cpu_ptr(&plugsched_next_watch);
+	int *other = this_cpu_ptr(&plugsched_watch_cpu);
+	char why[sizeof(plugsched_eject_why)];
+	int cpu;
+
+	if (!limit || time_before(jiffies, *next) || READ_ONCE(plugsched_bypassing) ||
+	    READ_ONCE(plugsched_eject_pending) ||
+	    READ_ONCE(plugsched_cur_phase) != PLUGSCHED_PHASE_ENABLED)
+		return;
+	*next = jiffies + plugsched_watchdog_period();
+	cpu = cpumask_next(*other, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	*other = cpu;
+	if (plugsched_stalled(rq, limit, why, sizeof(why)) ||
+	    (cpu != cpu_of(rq) && plugsched_stalled(cpu_rq(cpu), limit, why, sizeof(why))))
+		plugsched_eject(why);
 }
 
 /* A switch asked for through sysfs, done on the worker. */
@@ -577,83 +778,9 @@ static void plugsched_switch_fn(struct kthread_work *work)
 	req->ret = plugsched_switch(req->ops, NULL);
 }
 
-/*
- * The watchdog scans without the switch mutex (a task of the policy is
- * queued under the rq lock it holds, so the policy stays), and only
- * tries the mutex to act: a user's switch must not fail with EBUSY
- * because a scan ran, and the holder may be waiting for a switch queued
- * behind this work. It comes back later.
- */
-static void plugsched_watchdog_fn(struct kthread_work *work)
-{
-	unsigned long waited, limit;
-	struct task_struct *p = NULL;
-	const char *name;
-	char why[80];
-	int cpu;
-
-	limit = msecs_to_jiffies(READ_ONCE(plugsched_watchdog_ms));
-	if (!READ_ONCE(plugsched_cur_ops) || !limit)
-		return;
-
-	for_each_online_cpu(cpu) {
-		p = plugsched_stalled(cpu_rq(cpu), limit, &waited);
-		if (p)
-			break;
-	}
-	if (!p) {
-		plugsched_watchdog_start();
-		return;
-	}
-	if (!mutex_trylock(&plugsched_switch_mutex)) {
-		put_task_struct(p);
-		plugsched_watchdog_start();
-		return;
-	}
-	/* A switch may have run since the scan: then the stall is moot. */
-	name = plugsched_cur_ops ? plugsched_cur_ops->name : NULL;
-	if (name && p->sched_class == &plug_sched_class) {
-		pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %d ms)\n",
-		       p->comm, task_pid_nr(p), cpu, jiffies_to_msecs(waited), name,
-		       READ_ONCE(plugsched_watchdog_ms));
-		scnprintf(why, sizeof(why), "watchdog: %s/%d stalled for %u ms", p->comm,
-			  task_pid_nr(p), jiffies_to_msecs(waited));
-		plugsched_switch(NULL, why);
-	} else if (plugsched_cur_ops) {
-		plugsched_watchdog_start();
-	}
-	put_task_struct(p);
-	mutex_unlock(&plugsched_switch_mutex);
-}
-
-static void plugsched_sysrq_retry_fn(struct kthread_work *work);
-static DEFINE_KTHREAD_DELAYED_WORK(plugsched_sysrq_retry, plugsched_sysrq_retry_fn);
-
-static void plugsched_sysrq_retry_fn(struct kthread_work *work)
-{
-	kthread_queue_work(plugsched_worker, &plugsched_sysrq_work);
-}
-
-static void plugsched_fallback_fn(struct kthread_work *work)
-{
-	if (!mutex_trylock(&plugsched_switch_mutex)) {
-		kthread_mod_delayed_work(plugsched_worker, &plugsched_sysrq_retry, 1);
-		return;
-	}
-	if (plugsched_cur_ops) {
-		pr_warn("plugsched: SysRq: %s ejected, every task back to %s\n",
-			plugsched_cur_ops->name, PLUGSCHED_MAINLINE_NAME);
-		plugsched_switch(NULL, "sysrq");
-	} else {
-		pr_info("plugsched: SysRq: %s runs already\n", PLUGSCHED_MAINLINE_NAME);
-	}
-	mutex_unlock(&plugsched_switch_mutex);
-}
-
 static void plugsched_sysrq_handler(u8 key)
 {
-	if (plugsched_worker)
-		kthread_queue_work(plugsched_worker, &plugsched_sysrq_work);
+	plugsched_eject("sysrq");
 }
 
 static const struct sysrq_key_op plugsched_sysrq_op = {

@@ -7,7 +7,6 @@
  * /sys/kernel/plugsched, /proc/scheduler and debugfs.
  */
 #include <linux/capability.h>
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
@@ -92,9 +91,16 @@ static int plugsched_knob_handler(const struct ctl_table *table, int write,
 	WRITE_ONCE(*knob->value, val);
 	if (knob == &plugsched_watchdog_knob)
 		plugsched_watchdog_kick();
-	else if (plugsched_cur_ops && plugsched_cur_ops->knob_changed)
+	else if (plugsched_cur_ops && !READ_ONCE(plugsched_bypassing) &&
+		 plugsched_cur_ops->knob_changed)
 		plugsched_cur_ops->knob_changed(knob);
 	mutex_unlock(&plugsched_mutex);
+	/*
+	 * The test of a fall back whose knobs go while a writer the policy
+	 * starves is still inside this handler: let the policy pick.
+	 */
+	if (plugsched_breaks(PLUGSCHED_BREAK_KNOB_WINDOW))
+		schedule();
 
 	*ppos += *lenp;
 	return 0;
@@ -207,6 +213,8 @@ void __init plugsched_init(void)
 
 		memset(prq, 0, sizeof(*prq));
 		prq->cpu = cpu;
+		/* No policy yet: the core alone runs what a switch misses. */
+		prq->bypass = true;
 		INIT_LIST_HEAD(&prq->runnable);
 		INIT_LIST_HEAD(&prq->runnable_idle);
 	}
@@ -443,6 +451,8 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_PREEMPT]	= "preempt",
 	[PLUGSCHED_BREAK_SLICE]		= "slice",
 	[PLUGSCHED_BREAK_WINDOW]	= "window",
+	[PLUGSCHED_BREAK_KNOB_WINDOW]	= "knob_window",
+	[PLUGSCHED_BREAK_SWITCH_WINDOW]	= "switch_window",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */
