@@ -8,7 +8,8 @@
 #   make patches  write out/patches/ and out/plugsched-6.12.patch
 #   make apply KSRC=/path/to/linux-6.12
 #   make check    checkpatch --strict and sparse on our files
-#   make torture [POLICIES="o1 cfs"] [MINUTES=1]  debug kernel under stress
+#   make torture [POLICIES="o1 cfs"] [MINUTES=1] [DEFAULTS=1]
+#                 debug kernel under stress (DEFAULTS=1: knobs left alone)
 
 T := tools/testing/plugsched
 SCHED ?= eevdf
@@ -54,7 +55,7 @@ bench:
 	@$(T)/bench.sh
 
 torture:
-	@POLICIES="$(POLICIES)" MINUTES="$(MINUTES)" $(T)/torture.sh
+	@POLICIES="$(POLICIES)" MINUTES="$(MINUTES)" DEFAULTS="$(DEFAULTS)" $(T)/torture.sh
 
 clean:
 	rm -rf build out

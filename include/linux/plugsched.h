@@ -61,6 +61,10 @@ struct seq_file;
  * @bypass:	the core's own: no policy decides on this CPU (none is
  *		active, or the active one is being ejected); the core runs
  *		the queued tasks itself, first come first served
+ * @watch_bound: the policy's design bound of a wait here (ns, see
+ *		&plugsched_ops.wait_bound), at its highest in the watchdog's
+ *		current window ([0]) and in the one before ([1])
+ * @watch_rotate: jiffies when the current window ends
  *
  * Policies keep their own per-CPU state in per-CPU variables indexed by
  * @cpu, so that switching policies never has to resize struct rq.
@@ -80,6 +84,8 @@ struct plugsched_rq {
 	unsigned long		released_jiffies;
 	unsigned long		nr_released;
 	bool			bypass;
+	u64			watch_bound[2];
+	unsigned long		watch_rotate;
 };
 
 /**
@@ -204,10 +210,17 @@ struct plugsched_knob {
  *		Optional.
  * @cpu_acquire: the policy is asked to pick on @prq's CPU again after
  *		@cpu_release. Optional.
+ * @wait_bound:	the longest a runnable task may wait on one CPU by the
+ *		policy's design, in ns, among @nr runnable tasks (SCHED_IDLE
+ *		ones not counted), with the knobs as they are now; 0: the
+ *		design gives no bound. The watchdog's limit on a CPU is the
+ *		larger of plugsched_watchdog_ms and this bound (plus 10% and
+ *		two ticks) at its highest over the wait. Called from the tick,
+ *		without a runqueue lock: it may read knobs only. Optional.
  *
- * All callbacks but @init, @exit, @init_rq, @task_init and @knob_changed
- * run with the runqueue lock of @prq held and interrupts disabled; none
- * may sleep. None may assume the policy was chosen at boot: a policy can
+ * All callbacks but @init, @exit, @init_rq, @task_init, @knob_changed and
+ * @wait_bound run with the runqueue lock of @prq held and interrupts
+ * disabled; none may sleep. None may assume the policy was chosen at boot: a policy can
  * be activated and deactivated while the system runs.
  */
 struct plugsched_ops {
@@ -253,6 +266,7 @@ struct plugsched_ops {
 	void	(*dump)(struct plugsched_rq *prq, struct task_struct *p);
 	void	(*cpu_release)(struct plugsched_rq *prq, struct task_struct *next);
 	void	(*cpu_acquire)(struct plugsched_rq *prq);
+	u64	(*wait_bound)(unsigned int nr);
 };
 
 /**

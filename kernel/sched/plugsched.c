@@ -231,7 +231,6 @@ static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_s
 	INIT_LIST_HEAD(&p->plugsched.runnable_node);
 	p->plugsched.array = NULL;
 	p->plugsched.slice = 0;
-	p->plugsched.last_ran = 0;
 	p->plugsched.runnable_at = plugsched_now(&task_rq(p)->plug);
 	p->plugsched.home_node = NUMA_NO_NODE;
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
@@ -478,7 +477,6 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 			       struct task_struct *next)
 {
 	update_curr_plug(rq);
-	p->plugsched.last_ran = rq_clock(rq);
 	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
 		p->plugsched.runnable_at = plugsched_now(&rq->plug);

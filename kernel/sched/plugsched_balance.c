@@ -29,9 +29,12 @@ bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 		return false;
 	if (!cpu_active(dst_cpu))
 		return false;
-	/* Leave cache-hot tasks alone unless the puller is idle. */
-	if (!idle && rq_clock(rq) - p->plugsched.last_ran <
-		     sysctl_sched_migration_cost)
+	/*
+	 * Leave cache-hot tasks alone unless the puller is idle; as fair's
+	 * task_hot(), exec_start is when @p last stopped running.
+	 */
+	if (!idle && (s64)(rq_clock_task(rq) - p->se.exec_start) <
+		     (s64)sysctl_sched_migration_cost)
 		return false;
 	return true;
 }
@@ -417,6 +420,8 @@ void migrate_task_rq_plug(struct task_struct *p, int new_cpu)
 {
 	if (cpu_to_node(task_cpu(p)) != cpu_to_node(new_cpu))
 		p->plugsched.nr_node_migrations++;
+	/* As fair's: the old CPU's clock means nothing here, @p is not hot. */
+	p->se.exec_start = 0;
 }
 
 /* Wake an idle CPU so that it pulls from this overloaded one. */

@@ -271,6 +271,11 @@ int plugsched_request_switch(const struct plugsched_ops *ops);
 void plugsched_watchdog_start(void);
 void plugsched_watchdog_kick(void);
 void __init plugsched_switch_late_init(void);
+void __init plugsched_tasks_init(void);
+unsigned long plugsched_watch_limit(struct plugsched_rq *prq, unsigned long limit);
+void plugsched_watch_window(struct plugsched_rq *prq, u64 bound, unsigned long limit,
+			    unsigned long now);
+unsigned int plugsched_nr_tracked(void);
 const char *plugsched_active_name(void);
 int plugsched_state_show(char *buf, size_t size);
 unsigned long plugsched_nr_switches(void);

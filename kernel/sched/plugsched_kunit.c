@@ -228,11 +228,45 @@ static void plugsched_test_phases(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, plugsched_phase() == PLUGSCHED_PHASE_ENABLED, !!plugsched_cur_ops);
 }
 
+/*
+ * The watchdog's windows: the limit follows the highest design bound over
+ * the current window and the one before, and a window lasts the limit.
+ */
+static void plugsched_test_watch_windows(struct kunit *test)
+{
+	unsigned long limit = msecs_to_jiffies(3000), t = 1000, high;
+	struct plugsched_rq prq = { .watch_rotate = t };
+
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), limit);
+	/* A first bound of 10 s opens a window of 11 s (+ two ticks). */
+	plugsched_watch_window(&prq, 10ULL * NSEC_PER_SEC, limit, t);
+	high = msecs_to_jiffies(11000) + 2;
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), high);
+	KUNIT_EXPECT_EQ(test, prq.watch_rotate, t + high);
+	/* A lower bound in the same window changes nothing. */
+	plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t + 1);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), high);
+	/* Nor in the next: a wait begun in the first is still covered. */
+	t += high;
+	plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), high);
+	KUNIT_EXPECT_EQ(test, prq.watch_rotate, t + high);
+	/* Two windows later only the user's limit is left (1.1 s is less). */
+	t += high;
+	plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), limit);
+	KUNIT_EXPECT_EQ(test, prq.watch_rotate, t + limit);
+	/* A higher bound counts at once, in the middle of a window. */
+	plugsched_watch_window(&prq, 20ULL * NSEC_PER_SEC, limit, t + 1);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), msecs_to_jiffies(22000) + 2);
+}
+
 static struct kunit_case plugsched_core_test_cases[] = {
 	KUNIT_CASE(plugsched_test_validate_ops),
 	KUNIT_CASE(plugsched_test_validate_knobs),
 	KUNIT_CASE(plugsched_test_refused_at_boot),
 	KUNIT_CASE(plugsched_test_phases),
+	KUNIT_CASE(plugsched_test_watch_windows),
 	{}
 };
 

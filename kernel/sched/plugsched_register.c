@@ -170,6 +170,7 @@ static const size_t plugsched_callbacks[] __initconst = {
 	PLUGSCHED_OP(select_cpu), PLUGSCHED_OP(balance), PLUGSCHED_OP(show_task),
 	PLUGSCHED_OP(rr_interval), PLUGSCHED_OP(knob_changed), PLUGSCHED_OP(count),
 	PLUGSCHED_OP(dump), PLUGSCHED_OP(cpu_release), PLUGSCHED_OP(cpu_acquire),
+	PLUGSCHED_OP(wait_bound),
 };
 
 /* Every callback, from @init to the end of the struct, is in the list. */

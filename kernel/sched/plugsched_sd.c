@@ -561,6 +561,20 @@ static u64 sd_rr_interval(struct task_struct *p)
 	return sd_rr();
 }
 
+/*
+ * The design's longest wait among @nr tasks (selftests' sdbound): one
+ * quantum for each level of every other task's above one's own (39 at
+ * most: nice -20 against nice 19), and two rounds at the ends of a
+ * rotation; a quantum is rr_interval, and up to a tick more, as the tick
+ * ends it.
+ */
+static u64 sd_wait_bound(unsigned int nr)
+{
+	u64 quantum = (u64)READ_ONCE(sd_rr_interval_ms) * NSEC_PER_MSEC + TICK_NSEC;
+
+	return quantum * (SD_LEVELS + 1) * (max(nr, 2U) - 1);
+}
+
 static void sd_dump(struct plugsched_rq *prq, struct task_struct *p)
 {
 	struct sd_rq *srq = sd_rq(prq);
@@ -615,6 +629,7 @@ static struct plugsched_ops plugsched_sd_ops __ro_after_init = {
 	.show_task		= sd_show_task,
 	.count			= sd_count,
 	.dump			= sd_dump,
+	.wait_bound		= sd_wait_bound,
 };
 
 PLUGSCHED_POLICY(plugsched_sd_ops);

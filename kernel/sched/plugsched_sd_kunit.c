@@ -240,12 +240,32 @@ static void sd_test_closed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, srq->active->pa.nr_queued, 5U);
 }
 
+/*
+ * The design bound the watchdog follows (selftests' sdbound at its worst,
+ * one task at nice 19 behind nice -20 ones): at rr_interval 24 ms (the
+ * default on 4 CPUs) with 38 runnable tasks, 41 x 37 quanta of 25 ms at
+ * HZ=1000: 37.9 s.
+ */
+static void sd_test_wait_bound(struct kunit *test)
+{
+	int rr = READ_ONCE(sd_rr_interval_ms);
+
+	WRITE_ONCE(sd_rr_interval_ms, 24);
+	KUNIT_EXPECT_EQ(test, sd_wait_bound(38), 41 * 37 * (24 * NSEC_PER_MSEC + TICK_NSEC));
+	if (HZ == 1000)
+		KUNIT_EXPECT_EQ(test, sd_wait_bound(38), 37925000000ULL);
+	KUNIT_EXPECT_EQ(test, sd_wait_bound(1), sd_wait_bound(2));
+	KUNIT_EXPECT_GT(test, sd_wait_bound(39), sd_wait_bound(38));
+	WRITE_ONCE(sd_rr_interval_ms, rr);
+}
+
 static struct kunit_case plugsched_sd_test_cases[] = {
 	KUNIT_CASE(sd_test_quota),
 	KUNIT_CASE(sd_test_expiry),
 	KUNIT_CASE(sd_test_minor_rotation),
 	KUNIT_CASE(sd_test_budget),
 	KUNIT_CASE(sd_test_closed),
+	KUNIT_CASE(sd_test_wait_bound),
 	{}
 };
 

@@ -253,19 +253,134 @@ static bool plugsched_fix_task(struct task_struct *p, bool forget)
 	return moved;
 }
 
+/*
+ * Every task, from fork until its last schedule, on one of these per-CPU
+ * lists: a switch walks them, so that no task keeps the class being left.
+ * The task list would miss one that exits, from its unhash on (it may
+ * still block in do_exit(), on PREEMPT_RT); sched_ext keeps scx_tasks for
+ * the same reason. Only fork, exit and the switch take these locks, never
+ * a wakeup.
+ */
+struct plugsched_tasks {
+	raw_spinlock_t		lock;
+	struct list_head	head;
+	unsigned int		nr;
+};
+
+static DEFINE_PER_CPU(struct plugsched_tasks, plugsched_tasks);
+
+static void plugsched_track(struct task_struct *p)
+{
+	int cpu = raw_smp_processor_id();
+	struct plugsched_tasks *pt = per_cpu_ptr(&plugsched_tasks, cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt->lock, flags);
+	p->plugsched.tasks_cpu = cpu;
+	list_add_tail(&p->plugsched.tasks_node, &pt->head);
+	pt->nr++;
+	raw_spin_unlock_irqrestore(&pt->lock, flags);
+}
+
+/* The lists start with the boot task, before anything forks. */
+void __init plugsched_tasks_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_tasks *pt = per_cpu_ptr(&plugsched_tasks, cpu);
+
+		raw_spin_lock_init(&pt->lock);
+		INIT_LIST_HEAD(&pt->head);
+	}
+	plugsched_track(current);
+}
+
 /**
- * __plugsched_post_fork - move a new task that missed a switch
+ * plugsched_post_fork - track a new task, and move it if a switch missed it
  * @p:		the child, on the task list, not yet woken
  *
- * sched_fork() chose @p's class before @p was on the task list, so a
- * switch that ran in between did not see @p. Called from sched_post_fork()
- * when @p's class is not the one normal tasks now join; the switch writes
- * plugsched_to_plug before it walks the task list, so one of the two
- * always catches @p.
+ * sched_fork() chose @p's class before @p was on a list a switch walks.
+ * Forks are not held off (a switch, an ejection above all, must never wait
+ * for a fork, which may wait long for memory or be starved by the policy
+ * being ejected): the switch writes the class new tasks join before it
+ * walks the lists, under each list's lock, which @p is put on here; so
+ * either the walk finds @p, or this check, after that lock, sees the new
+ * class.
  */
-void __plugsched_post_fork(struct task_struct *p)
+void plugsched_post_fork(struct task_struct *p)
 {
-	plugsched_fix_task(p, false);
+	const struct sched_class *class;
+
+	plugsched_track(p);
+	class = READ_ONCE(p->sched_class);
+	if (unlikely((class == &fair_sched_class || class == &plug_sched_class) &&
+		     class != normal_sched_class()))
+		plugsched_fix_task(p, false);
+}
+
+/*
+ * @p's last schedule is done: nothing can queue it again (it sleeps in
+ * TASK_DEAD, which no wakeup matches), so no switch needs to see it.
+ */
+void plugsched_task_dead(struct task_struct *p)
+{
+	struct plugsched_tasks *pt = per_cpu_ptr(&plugsched_tasks, p->plugsched.tasks_cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt->lock, flags);
+	if (!list_empty(&p->plugsched.tasks_node)) {
+		list_del_init(&p->plugsched.tasks_node);
+		pt->nr--;
+	}
+	raw_spin_unlock_irqrestore(&pt->lock, flags);
+}
+
+/* The tasks on the lists now, for debugfs: every task but the dead. */
+unsigned int plugsched_nr_tracked(void)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(&plugsched_tasks, cpu)->nr);
+	return n;
+}
+
+/*
+ * Move every tracked task. A visited task goes to a list of the walk's own
+ * (under the same lock: an exit takes it off either), so that the lock is
+ * dropped while the task moves; the lists are whole again at the end. No
+ * cond_resched() per task: the worker is real time, and the one thing it
+ * would yield to there is a deadline server, whose 50 ms a second then
+ * stretch the switch (a writer's median under hackbench went from 3.4 ms
+ * to 104 ms with it).
+ */
+static unsigned int plugsched_move_tracked(bool forget)
+{
+	unsigned int moved = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_tasks *pt = per_cpu_ptr(&plugsched_tasks, cpu);
+		struct task_struct *p;
+		LIST_HEAD(done);
+
+		raw_spin_lock_irq(&pt->lock);
+		while ((p = list_first_entry_or_null(&pt->head, struct task_struct,
+						     plugsched.tasks_node))) {
+			list_move_tail(&p->plugsched.tasks_node, &done);
+			/* Not past its last schedule: its task_struct is held. */
+			get_task_struct(p);
+			raw_spin_unlock_irq(&pt->lock);
+			moved += plugsched_fix_task(p, forget);
+			put_task_struct(p);
+			raw_spin_lock_irq(&pt->lock);
+		}
+		list_splice(&done, &pt->head);
+		raw_spin_unlock_irq(&pt->lock);
+	}
+	return moved;
 }
 
 /* A task of @class queued on @rq, or NULL; @rq is locked. */
@@ -304,25 +419,16 @@ static unsigned int plugsched_nr_left(const struct sched_class *class)
 }
 
 /*
- * Move every task that the task list shows, then the queued ones it did not
- * (a task that exited is unhashed before its last schedule): @class is the
- * class being left, @forget drops the state of the policy being left.
+ * Move every tracked task: then nothing of @class is queued anywhere. The
+ * drain after the walk checks that: a task it finds was on no list, a bug
+ * of the tracking (it is moved all the same). @class is the class being
+ * left, @forget drops the state of the policy being left.
  */
 static unsigned int plugsched_move_all(const struct sched_class *class, bool forget)
 {
-	struct task_struct *g, *p;
-	unsigned int moved = 0;
+	unsigned int moved = plugsched_move_tracked(forget), missed = 0;
+	struct task_struct *p;
 	int cpu;
-
-	/* Pairs with copy_process(), see uclamp_sync_util_min_rt_default(). */
-	read_lock(&tasklist_lock);
-	smp_mb__after_spinlock();
-	read_unlock(&tasklist_lock);
-
-	rcu_read_lock();
-	for_each_process_thread(g, p)
-		moved += plugsched_fix_task(p, forget);
-	rcu_read_unlock();
 
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
@@ -336,20 +442,19 @@ static unsigned int plugsched_move_all(const struct sched_class *class, bool for
 			rq_unlock_irqrestore(rq, &rf);
 			if (!p)
 				break;
-			moved += plugsched_fix_task(p, forget);
+			missed += plugsched_fix_task(p, forget);
 			put_task_struct(p);
-			cond_resched();
 		}
 	}
-	return moved;
+	WARN_ONCE(missed, "plugsched: %u queued tasks were on no tracked list\n", missed);
+	return moved + missed;
 }
 
 /*
- * Move them all, then drain again until nothing is left: a task that exited
- * can be off the task list and, while it migrates, off every CPU's list too.
- * Migrations run with interrupts off, so an IPI to every CPU, waited for,
- * ends those in flight (a grace period would also wait for preempted RCU
- * readers, who may wait long under the new policy).
+ * Move them all, and wait for the class hooks in flight: they run with
+ * interrupts off, so an IPI to every CPU, waited for, ends them (a grace
+ * period would also wait for preempted RCU readers, who may wait long
+ * under the new policy). Nothing should be left; the drain retries if so.
  */
 static unsigned int plugsched_move_until_empty(const struct sched_class *class,
 					       bool forget)
@@ -410,6 +515,9 @@ static void plugsched_reset_rqs(const struct plugsched_ops *ops)
 		prq->next_balance = jiffies;
 		prq->next_kick = jiffies;
 		prq->kick_backoff = 1;
+		prq->watch_bound[0] = 0;
+		prq->watch_bound[1] = 0;
+		prq->watch_rotate = jiffies;
 		/* A release left from the last policy ends here. */
 		if (prq->released)
 			plugsched_end_release(prq);
@@ -460,7 +568,7 @@ static int plugsched_enter(void)
 /*
  * Switch to @ops (NULL: mainline) at run time: first every task back to
  * the fair class, then to the new policy. Forks are not held off: see
- * __plugsched_post_fork(). @why: the policy is ejected (FALLBACK).
+ * plugsched_post_fork(). @why: the policy is ejected (FALLBACK).
  *
  * Runs on the real-time plugsched worker, for a holder of
  * plugsched_switch_mutex: a normal task doing it would be moved to the plug
@@ -601,6 +709,61 @@ static void plugsched_dump(struct rq *rq, struct task_struct *p)
 		plugsched_cur_ops->dump(&rq->plug, p);
 }
 
+/**
+ * plugsched_watch_limit - the watchdog's limit on a runqueue
+ * @prq:	the runqueue
+ * @limit:	plugsched_watchdog_ms, in jiffies
+ *
+ * The policy's design bound of a wait, where it is longer than @limit, at
+ * its highest over the current window and the one before, plus 10% and two
+ * ticks for the tick's granularity. A window lasts at least the limit
+ * (plugsched_watch_window()), so a wait not over the limit yet began in
+ * one of the two.
+ *
+ * Return: the limit in jiffies.
+ */
+unsigned long plugsched_watch_limit(struct plugsched_rq *prq, unsigned long limit)
+{
+	u64 bound = max(READ_ONCE(prq->watch_bound[0]), READ_ONCE(prq->watch_bound[1]));
+
+	if (!bound)
+		return limit;
+	return max_t(u64, limit, nsecs_to_jiffies64(bound + bound / 10) + 2);
+}
+
+/**
+ * plugsched_watch_window - enter a design bound into a runqueue's windows
+ * @prq:	the runqueue
+ * @bound:	the policy's design bound of a wait there now, in ns
+ * @limit:	plugsched_watchdog_ms, in jiffies
+ * @now:	jiffies
+ */
+void plugsched_watch_window(struct plugsched_rq *prq, u64 bound, unsigned long limit,
+			    unsigned long now)
+{
+	if (time_after_eq(now, prq->watch_rotate)) {
+		WRITE_ONCE(prq->watch_bound[1], prq->watch_bound[0]);
+		WRITE_ONCE(prq->watch_bound[0], bound);
+		prq->watch_rotate = now + plugsched_watch_limit(prq, limit);
+	} else if (bound > prq->watch_bound[0]) {
+		WRITE_ONCE(prq->watch_bound[0], bound);
+	}
+}
+
+/* No bound is worth more tasks than this: the policies' arithmetic is u64. */
+#define PLUGSCHED_BOUND_MAX_NR	65536
+
+/* This CPU's design bound now, into its windows; from the tick. */
+static void plugsched_watch_sample(struct plugsched_rq *prq, unsigned long limit)
+{
+	const struct plugsched_ops *ops = READ_ONCE(plugsched_cur_ops);
+	int nr = READ_ONCE(prq->nr_running) - READ_ONCE(prq->nr_idle);
+
+	if (ops && ops->wait_bound)
+		plugsched_watch_window(prq, ops->wait_bound(clamp(nr, 0, PLUGSCHED_BOUND_MAX_NR)),
+				       limit, jiffies);
+}
+
 /*
  * Whether the task on @rq that waited longest, under a policy, waited over
  * @limit jiffies; if so it is reported, and @why (of @size) says who.
@@ -616,6 +779,7 @@ static bool plugsched_stalled(struct rq *rq, unsigned long limit, char *why, siz
 	rq_lock_irqsave(rq, &rf);
 	if (plugsched_rq_bypass(&rq->plug))
 		goto out;
+	limit = plugsched_watch_limit(&rq->plug, limit);
 	/* The running task went to the tail when it started: two at most. */
 	list_for_each_entry(p, &rq->plug.runnable, plugsched.runnable_node) {
 		if (task_current(rq, p) && !seen++)
@@ -626,9 +790,9 @@ static bool plugsched_stalled(struct rq *rq, unsigned long limit, char *why, siz
 		found = true;
 		/* The console may wake tasks: no printk under the rq lock. */
 		printk_deferred_enter();
-		pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %d ms)\n",
+		pr_err("plugsched: watchdog: %s/%d runnable on CPU %d for %u ms under %s (limit %u ms)\n",
 		       p->comm, task_pid_nr(p), cpu_of(rq), jiffies_to_msecs(waited),
-		       plugsched_cur_ops->name, READ_ONCE(plugsched_watchdog_ms));
+		       plugsched_cur_ops->name, jiffies_to_msecs(limit));
 		plugsched_dump(rq, p);
 		printk_deferred_exit();
 		scnprintf(why, size, "watchdog: %s/%d stalled for %u ms", p->comm,
@@ -749,9 +913,11 @@ void plugsched_tick_watch(struct rq *rq)
 	char why[sizeof(plugsched_eject_why)];
 	int cpu;
 
-	if (!limit || time_before(jiffies, *next) || READ_ONCE(plugsched_bypassing) ||
-	    READ_ONCE(plugsched_eject_pending) ||
+	if (!limit || READ_ONCE(plugsched_bypassing) || READ_ONCE(plugsched_eject_pending) ||
 	    READ_ONCE(plugsched_cur_phase) != PLUGSCHED_PHASE_ENABLED)
+		return;
+	plugsched_watch_sample(&rq->plug, limit);
+	if (time_before(jiffies, *next))
 		return;
 	*next = jiffies + plugsched_watchdog_period();
 	cpu = cpumask_next(*other, cpu_online_mask);

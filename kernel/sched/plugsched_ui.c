@@ -207,6 +207,7 @@ void __init plugsched_init(void)
 	int cpu;
 
 	plugsched_register_all();
+	plugsched_tasks_init();
 
 	for_each_possible_cpu(cpu) {
 		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
@@ -444,6 +445,15 @@ static int plug_released_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(plug_released);
 
+/* Every task from fork to its last schedule: a test compares with /proc. */
+static int plug_tracked_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%u\n", plugsched_nr_tracked());
+	return 0;
+}
+
+DEFINE_SHOW_ATTRIBUTE(plug_tracked);
+
 #ifdef CONFIG_PLUGSCHED_DEBUG
 static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_NICE]		= "nice",
@@ -515,6 +525,7 @@ static void __init plug_server_debugfs_init(void)
 				    &plug_server_fops);
 	}
 	debugfs_create_file("plug_released", 0444, sched, NULL, &plug_released_fops);
+	debugfs_create_file("plug_tracked", 0444, sched, NULL, &plug_tracked_fops);
 #ifdef CONFIG_PLUGSCHED_DEBUG
 	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
 	debugfs_create_atomic_t("plug_tick_dequeued", 0444, sched, &plugsched_tick_dequeued);

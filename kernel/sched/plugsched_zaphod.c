@@ -128,18 +128,21 @@ static const struct plugsched_knob zaphod_knobs[] = {
 	},
 };
 
+/* 48 bytes, the room the core leaves: averages of u32 samples fit a u32. */
 struct zaphod_task {
-	u64	avg_cpu;	/* ns per cycle, decaying averages */
-	u64	avg_sleep;
+	u64	avg_sleep;	/* ns per cycle, decaying averages */
 	u64	avg_delay;
 	u64	stamp;		/* clock: began to wait, or went to sleep */
 	u64	cycle_delay;	/* ns in the cycle so far */
+	u32	avg_cpu;	/* ns per cycle, of @cycle_cpu samples */
 	u32	cycle_cpu;	/* ns: a cycle ends at the latest with its slice */
 	u32	promo;		/* the CPU's promotion count at the last requeue */
 	u16	ia_bonus;	/* 1/1000 of a slot */
-	u16	use;		/* eb: part of its time it ran, 1/1000 */
-	u8	tpt_bonus;
+	u16	use:12;		/* eb: part of its time it ran, 1/1000 */
+	u16	tpt_bonus:4;	/* 0..ZAPHOD_MAX_TPT */
 };
+
+static_assert(ZAPHOD_MAX_TPT < 16);
 
 struct zaphod_rq {
 	struct plugsched_prio_array	pa;
@@ -481,10 +484,26 @@ static void zaphod_show_task(struct seq_file *m, struct task_struct *p)
 	seq_printf(m, "%-45s:%21u\n", "zaphod.ia_bonus_milli", zt->ia_bonus);
 	seq_printf(m, "%-45s:%21u\n", "zaphod.ia_bonus", zaphod_ia(p));
 	seq_printf(m, "%-45s:%21u\n", "zaphod.tpt_bonus", zt->tpt_bonus);
-	seq_printf(m, "%-45s:%21llu\n", "zaphod.avg_cpu_ns", zt->avg_cpu);
+	seq_printf(m, "%-45s:%21u\n", "zaphod.avg_cpu_ns", zt->avg_cpu);
 	seq_printf(m, "%-45s:%21llu\n", "zaphod.avg_sleep_ns", zt->avg_sleep);
 	seq_printf(m, "%-45s:%21llu\n", "zaphod.avg_delay_ns", zt->avg_delay);
 	seq_printf(m, "%-45s:%21u\n", "zaphod.use_ppt", zt->use);
+}
+
+/*
+ * The design's longest wait among @nr tasks: queued at the last slot, a
+ * task reaches the first in ZAPHOD_SLOTS - 1 promotions, one every
+ * base_promotion_interval x (nr - 1) (and up to a tick, which makes them),
+ * then waits for at most the nr - 1 others there, a time slice (and up to
+ * a tick) each.
+ */
+static u64 zaphod_wait_bound(unsigned int nr)
+{
+	u64 others = max(nr, 2U) - 1;
+	u64 promotion = (u64)READ_ONCE(zaphod_promotion_ms) * NSEC_PER_MSEC * others + TICK_NSEC;
+	u64 slice = (u64)READ_ONCE(zaphod_time_slice_ms) * NSEC_PER_MSEC + TICK_NSEC;
+
+	return promotion * (ZAPHOD_SLOTS - 1) + slice * others;
 }
 
 static void zaphod_dump(struct plugsched_rq *prq, struct task_struct *p)
@@ -523,6 +542,7 @@ static struct plugsched_ops plugsched_zaphod_ops __ro_after_init = {
 	.show_task		= zaphod_show_task,
 	.count			= zaphod_count,
 	.dump			= zaphod_dump,
+	.wait_bound		= zaphod_wait_bound,
 };
 
 PLUGSCHED_POLICY(plugsched_zaphod_ops);

@@ -138,6 +138,29 @@ static void zaphod_test_promote(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zrq->pa.bitmap, BIT_ULL(0) | BIT_ULL(PLUGSCHED_IDLE_SLOT));
 }
 
+/*
+ * The design bound the watchdog follows, at the defaults with 38 runnable
+ * tasks (make torture's load): 58 promotions of 37 x 255 ms, then 37
+ * slices of 100 ms, each with a tick: 551 s at HZ=1000.
+ */
+static void zaphod_test_wait_bound(struct kunit *test)
+{
+	int promo = READ_ONCE(zaphod_promotion_ms), slice = READ_ONCE(zaphod_time_slice_ms);
+
+	WRITE_ONCE(zaphod_promotion_ms, 255);
+	WRITE_ONCE(zaphod_time_slice_ms, 100);
+	KUNIT_EXPECT_EQ(test, zaphod_wait_bound(38),
+			58 * (37 * 255 * NSEC_PER_MSEC + TICK_NSEC) +
+			37 * (100 * NSEC_PER_MSEC + TICK_NSEC));
+	if (HZ == 1000)
+		KUNIT_EXPECT_EQ(test, zaphod_wait_bound(38), 551025000000ULL);
+	/* Nothing waits for nobody; more tasks, longer waits. */
+	KUNIT_EXPECT_EQ(test, zaphod_wait_bound(0), zaphod_wait_bound(2));
+	KUNIT_EXPECT_GT(test, zaphod_wait_bound(39), zaphod_wait_bound(38));
+	WRITE_ONCE(zaphod_promotion_ms, promo);
+	WRITE_ONCE(zaphod_time_slice_ms, slice);
+}
+
 static struct kunit_case plugsched_zaphod_test_cases[] = {
 	KUNIT_CASE(zaphod_test_ia_rises),
 	KUNIT_CASE(zaphod_test_ia_keeps),
@@ -145,6 +168,7 @@ static struct kunit_case plugsched_zaphod_test_cases[] = {
 	KUNIT_CASE(zaphod_test_tpt),
 	KUNIT_CASE(zaphod_test_eb_level),
 	KUNIT_CASE(zaphod_test_promote),
+	KUNIT_CASE(zaphod_test_wait_bound),
 	{}
 };
 

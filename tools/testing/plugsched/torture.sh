@@ -1,10 +1,11 @@
 #!/bin/bash
-# make torture [POLICIES="o1 cfs"] [MINUTES=n]: boot the debug kernel
-# (lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, plugsched invariants) per policy with
-# 4 CPUs in 2 nodes and torture it for MINUTES (default 1): stress-ng's
-# scheduler stressors, sched_setattr churn, random knob writes and CPU
-# hotplug at once. Fails on any failed check, any splat in the log, or a
-# watchdog fall back. Last line: "N passed, N failed".
+# make torture [POLICIES="o1 cfs"] [MINUTES=n] [DEFAULTS=1]: boot the debug
+# kernel (lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, plugsched invariants) per
+# policy with 4 CPUs in 2 nodes and torture it for MINUTES (default 1):
+# stress-ng's scheduler stressors, sched_setattr churn, random knob writes
+# (none with DEFAULTS=1: every knob at its default) and CPU hotplug at once.
+# Fails on any failed check, any splat in the log, or a watchdog fall back.
+# Last line: "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 set +e
 
@@ -24,11 +25,13 @@ for p in $POLICIES; do
 	n=$((n + 1))
 	secs=$((MINUTES * 60))
 	left=$(( (total - n + 1) * (secs + 120) / 60 ))
-	log "torture $n/$total: sched=$p, $MINUTES min, 4 CPUs in 2 nodes (~$left min left)"
+	knobs=$(torture_knobs "$p")
+	[ "${DEFAULTS:-0}" = 1 ] && knobs=
+	log "torture $n/$total: sched=$p, $MINUTES min, 4 CPUs in 2 nodes, knobs:" \
+		"${knobs:-defaults} (~$left min left)"
 	logf=$OUT/$p.log
-	# shellcheck disable=SC2046 # one word per knob range
 	PLUGSCHED_QUIET=1 "$T/run.sh" -k "$B/debug/bzImage" -s "$p" -c 4 -n 2 -l "$logf" \
-		-t $((secs + 900)) "sh /guest/torture.sh $secs $(torture_watchdog_ms "$p") $(torture_knobs "$p")"
+		-t $((secs + 900)) "sh /guest/torture.sh $secs $(torture_watchdog_ms "$p") $knobs"
 	rc=$?
 	res=$(sed -n '/PLUGSCHED-BEGIN/,$p' "$logf" | tr -d '\r' | grep -a -E '^(ok|not ok) [0-9]|^# ')
 	echo "$res" | sed "s/^/[$p] /"

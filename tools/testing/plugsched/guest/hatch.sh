@@ -9,10 +9,11 @@
 #      knob_window break yields there), when the knobs go away;
 #  (c) SysRq-P while hackbench and CPU hotplug run;
 #  (d) SysRq-P while a switch to the policy is in progress (the
-#      switch_window break holds the switch in "enabling" for 1 s).
+#      switch_window break holds the switch in "enabling" for 1 s);
+#  (e) switches under fork and exit churn: every task is tracked.
 # Switch, then hotplug, is the eevdf debug boot's (debug.sh). Times are the
 # kernel log's: the guest's shell may wait long under load.
-# hatch.sh [CASE...]: only those of a b c d (a hang ends the script).
+# hatch.sh [CASE...]: only those of a b c d e (a hang ends the script).
 # shellcheck source=lib.sh
 . /guest/lib.sh
 LIMIT_MS=3000
@@ -170,7 +171,8 @@ case_d() {
 	(echo starve > "$PS/active"; mark "d done switch") &
 	s=$!
 	sleep 0.3
-	check "(d) the switch is in progress" [ "$(cat "$PS/state")" = enabling ]
+	read -r st < "$PS/state"
+	check "(d) the switch is in progress" [ "$st" = enabling ]
 	mark d start
 	echo P > /proc/sysrq-trigger
 	recovered d "(d) SysRq-P during a switch" $s
@@ -180,8 +182,62 @@ case_d() {
 	check "(d) mainline runs" [ "$(cat /proc/scheduler)" = eevdf ]
 }
 
+# tracked_at_rest WHEN: the tracked tasks are the threads /proc shows (but
+# zombies, past their last schedule) and the idle tasks, one per possible
+# CPU. One awk reads both, so that the same tasks (awk too) are alive for
+# each; counted again while tasks come and go (up to 10 times).
+tracked_at_rest() {
+	w=$1
+	idle=$(awk -F- '{ print ($2 == "" ? 1 : $2 + 1) }' /sys/devices/system/cpu/possible)
+	n=0
+	while :; do
+		# shellcheck disable=SC2046 # two numbers
+		set -- $(awk 'FNR == 1 && NR == 1 { tr = $1; next }
+			{ sub(/^.*\) /, ""); if ($1 != "Z" && $1 != "X") th++ }
+			END { print tr, th }' /sys/kernel/debug/sched/plug_tracked \
+			/proc/[0-9]*/task/[0-9]*/stat 2>/dev/null)
+		[ "$1" = $(($2 + idle)) ] || [ $n -ge 10 ] && break
+		n=$((n + 1))
+		sleep 0.3
+	done
+	check "(e) $w: $1 tasks tracked, $2 threads alive + $idle idle tasks" \
+		[ "$1" = $(($2 + idle)) ]
+}
+
+# (e) Every task is tracked from fork to its last schedule: switches to
+# every policy and back while threads and processes fork and exit
+# (hackbench -T's threads reap themselves: unhashed before their last
+# schedule). The drain after each switch's walk WARNs for a task the walk
+# missed; the log check fails the boot on it.
+case_e() {
+	tracked_at_rest "at rest before"
+	rm -f /tmp/e.stop
+	(while [ ! -e /tmp/e.stop ]; do
+		hackbench -T -g 2 -l 50 > /dev/null 2>&1 || echo "hackbench -T failed"
+	done) > /tmp/e-hb.out 2>&1 &
+	h=$!
+	(while [ ! -e /tmp/e.stop ]; do /bin/true || echo "true failed"; done) > /tmp/e-fork.out 2>&1 &
+	f=$!
+	sleep 1
+	n=0
+	for _ in 1 2; do
+		for p in $(plugged) eevdf; do
+			echo "$p" > "$PS/active" && n=$((n + 1))
+		done
+	done
+	touch /tmp/e.stop
+	wait $h $f
+	want=$((2 * ($(plugged | wc -l) + 1)))
+	check "(e) $n of $want switches under fork and exit churn succeeded" [ $n = "$want" ]
+	check "(e) the churn ran without a failure" [ ! -s /tmp/e-hb.out ] && [ ! -s /tmp/e-fork.out ]
+	check "(e) no switch found a task on no tracked list" \
+		sh -c "! dmesg | grep -q 'on no tracked list'"
+	sleep 1
+	tracked_at_rest "at rest after"
+}
+
 # (make test passes one empty argument: all of them)
-cases=${*:-a b c d}
+cases=${*:-a b c d e}
 # shellcheck disable=SC2086 # one word per case
 for c in $cases; do
 	"case_$c"
