@@ -28,6 +28,10 @@ u16 plugsched_owner __read_mostly;
 
 atomic_t plugsched_tick_dequeued;
 
+/* /proc/sys/kernel/plugsched_relief_ms; runs it gave so far (debugfs). */
+int plugsched_relief_ms = PLUGSCHED_RELIEF_DEF_MS;
+atomic_t plugsched_nr_reliefs;
+
 /* Core services for policies, see <linux/plugsched.h>. */
 
 u64 plugsched_clock(struct plugsched_rq *prq)
@@ -422,6 +426,9 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
 		resched_curr(rq);
 		return;
 	}
+	/* A relief lasts PLUGSCHED_RELIEF_NS (task_tick_plug() ends it). */
+	if (curr->plugsched.flags & PLUGSCHED_TF_RELIEVED)
+		return;
 	/* SCHED_BATCH and SCHED_IDLE never preempt on wakeup; in bypass nobody does. */
 	if (plugsched_task_is_idle(p) || p->policy == SCHED_BATCH ||
 	    plugsched_rq_bypass(&rq->plug))
@@ -452,24 +459,63 @@ static struct task_struct *plugsched_bypass_pick(struct plugsched_rq *prq)
 	return list_first_entry_or_null(queued, struct task_struct, plugsched.runnable_node);
 }
 
+/*
+ * Relief: a task that waited over plugsched_relief_ms runs 10 ms next,
+ * whatever the policy says, the longest waiting first. Mainline never
+ * gives a runnable task nothing: a nice 19 task beside a nice 0 one runs a
+ * base slice every ~200 ms. (A base slice, 0.75..3 ms, can go by in
+ * interrupts alone under emulation or a debug kernel; 10 ms a second is 1%
+ * of a CPU.) A policy may leave a task waiting for
+ * minutes by design (Zaphod: base_promotion_interval x (runnable - 1) per
+ * slot; o1's active array), and a starved task that holds a lock stalls
+ * every task that waits for it, each handoff of the lock as long again.
+ * @runnable is in order of waits: O(1), its first entry or, behind the
+ * running task, its second.
+ */
+static unsigned long plugsched_relief_jiffies(void)
+{
+	unsigned int ms = READ_ONCE(plugsched_relief_ms);
+
+	return ms ? msecs_to_jiffies(ms) : 0;
+}
+
+static struct task_struct *plugsched_relief_pick(struct rq *rq)
+{
+	struct plugsched_rq *prq = &rq->plug;
+	unsigned long relief = plugsched_relief_jiffies();
+	struct task_struct *p;
+
+	if (!relief || list_empty(&prq->runnable))
+		return NULL;
+	p = list_first_entry(&prq->runnable, struct task_struct, plugsched.runnable_node);
+	if (task_current(rq, p)) {
+		if (list_is_last(&p->plugsched.runnable_node, &prq->runnable))
+			return NULL;
+		p = list_next_entry(p, plugsched.runnable_node);
+	}
+	return plugsched_waited(prq, p) > relief ? p : NULL;
+}
+
 static struct task_struct *pick_task_plug(struct rq *rq)
 {
 	struct plugsched_rq *prq = &rq->plug;
+	struct task_struct *p;
 
 	if (unlikely(prq->released))
 		plugsched_acquire(rq);
 	if (!prq->nr_running)
 		return NULL;
 	if (unlikely(prq->nr_idle) && prq->nr_idle < prq->nr_running) {
-		struct task_struct *p = list_first_entry(&prq->runnable_idle,
-							 struct task_struct,
-							 plugsched.runnable_node);
-
+		p = list_first_entry(&prq->runnable_idle, struct task_struct,
+				     plugsched.runnable_node);
 		if (!task_current(rq, p) && plugsched_waited(prq, p) > PLUGSCHED_IDLE_WAIT)
 			return p;
 	}
 	if (plugsched_rq_bypass(prq))
 		return plugsched_bypass_pick(prq);
+	p = plugsched_relief_pick(rq);
+	if (unlikely(p))
+		return p;
 	return plugsched_cur_ops->pick(prq);
 }
 
@@ -477,6 +523,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 			       struct task_struct *next)
 {
 	update_curr_plug(rq);
+	p->plugsched.flags &= ~PLUGSCHED_TF_RELIEVED;
 	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
 		p->plugsched.runnable_at = plugsched_now(&rq->plug);
@@ -495,6 +542,15 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
 	if (unlikely(rq->plug.released))
 		plugsched_acquire(rq);
+	/* Whoever picked it: a run after such a wait is a relief (above). */
+	p->plugsched.flags &= ~PLUGSCHED_TF_RELIEVED;
+	if ((p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_current(rq, p) &&
+	    !plugsched_task_is_idle(p) &&
+	    !plugsched_rq_bypass(&rq->plug) && plugsched_relief_jiffies() &&
+	    plugsched_waited(&rq->plug, p) > plugsched_relief_jiffies()) {
+		p->plugsched.flags |= PLUGSCHED_TF_RELIEVED;
+		atomic_inc(&plugsched_nr_reliefs);
+	}
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	if (plugsched_rq_bypass(&rq->plug))
 		p->plugsched.slice = PLUGSCHED_BYPASS_SLICE;
@@ -527,11 +583,26 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 			resched_curr(rq);
 		return;
 	}
-	if (p->plugsched.slice <= 0) {
-		if (plugsched_cur_ops->slice_expired(&rq->plug, p))
+	/*
+	 * A relief runs PLUGSCHED_RELIEF_NS whatever the policy's slice says,
+	 * then the policy picks again; a wait over the relief limit ends at
+	 * this tick, not at the slice's end.
+	 */
+	if (p->plugsched.flags & PLUGSCHED_TF_RELIEVED) {
+		if (p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime >= PLUGSCHED_RELIEF_NS) {
+			if (p->plugsched.slice <= 0)
+				plugsched_cur_ops->slice_expired(&rq->plug, p);
 			resched_curr(rq);
-	} else if (plugsched_cur_ops->tick && plugsched_cur_ops->tick(&rq->plug, p)) {
-		resched_curr(rq);
+		}
+	} else {
+		if (p->plugsched.slice <= 0) {
+			if (plugsched_cur_ops->slice_expired(&rq->plug, p))
+				resched_curr(rq);
+		} else if (plugsched_cur_ops->tick && plugsched_cur_ops->tick(&rq->plug, p)) {
+			resched_curr(rq);
+		}
+		if (plugsched_relief_pick(rq))
+			resched_curr(rq);
 	}
 	/* A SCHED_IDLE task picked after its wait gets one tick. */
 	if (plugsched_task_is_idle(p) && rq->plug.nr_idle < rq->plug.nr_running)

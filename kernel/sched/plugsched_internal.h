@@ -30,6 +30,8 @@
 #define PLUGSCHED_TF_QUEUED	0x0100
 /* Being moved by the balancer (set around its enqueue only). */
 #define PLUGSCHED_TF_PULLED	0x0200
+/* Runs PLUGSCHED_RELIEF_NS after waiting over plugsched_relief_ms, not preempted. */
+#define PLUGSCHED_TF_RELIEVED	0x0400
 
 /*
  * The active policy; NULL while mainline EEVDF owns normal tasks. It only
@@ -264,6 +266,12 @@ enum plugsched_phase {
 extern struct mutex plugsched_switch_mutex;
 extern int plugsched_watchdog_ms;
 
+/* plugsched.c: relief of long waits (pick_task_plug()) */
+#define PLUGSCHED_RELIEF_DEF_MS	1000
+#define PLUGSCHED_RELIEF_NS	(10 * NSEC_PER_MSEC)
+extern int plugsched_relief_ms;
+extern atomic_t plugsched_nr_reliefs;
+
 bool plugsched_phase_allowed(enum plugsched_phase from, enum plugsched_phase to);
 enum plugsched_phase plugsched_phase(void);
 int __init plugsched_enable_at_boot(const struct plugsched_ops *ops);
@@ -295,6 +303,7 @@ int plugsched_list_choices(char *list, size_t size);
 
 /* plugsched_ui.c: knobs in /proc/sys/kernel */
 #define PLUGSCHED_WATCHDOG_KNOB	"plugsched_watchdog_ms"
+#define PLUGSCHED_RELIEF_KNOB	"plugsched_relief_ms"
 
 void plugsched_knobs_reset(const struct plugsched_ops *ops);
 int plugsched_register_knobs(const struct plugsched_ops *ops);

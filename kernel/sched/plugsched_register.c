@@ -98,7 +98,8 @@ static int plugsched_validate_knob(const struct plugsched_ops *ops, unsigned int
 						"knob %s: min..max (%d..%d) must index its %u choices",
 						knob->name, knob->min, knob->max, n);
 	}
-	if (!strcmp(knob->name, PLUGSCHED_WATCHDOG_KNOB))
+	if (!strcmp(knob->name, PLUGSCHED_WATCHDOG_KNOB) ||
+	    !strcmp(knob->name, PLUGSCHED_RELIEF_KNOB))
 		return plugsched_refuse(why, size, "knob %s: the core's own", knob->name);
 	for (j = 0; j < i; j++)
 		if (!strcmp(plugsched_knob(ops, j)->name, knob->name))

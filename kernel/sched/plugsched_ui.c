@@ -37,6 +37,15 @@ static const struct plugsched_knob plugsched_watchdog_knob = {
 	.def	= 30000,
 };
 
+static const struct plugsched_knob plugsched_relief_knob = {
+	.name	= PLUGSCHED_RELIEF_KNOB,
+	.unit	= "ms",
+	.value	= &plugsched_relief_ms,
+	.min	= 0,
+	.max	= 600000,
+	.def	= PLUGSCHED_RELIEF_DEF_MS,
+};
+
 /* Knob writes; a policy's knobs go before the policy does. */
 static DEFINE_MUTEX(plugsched_mutex);
 static struct ctl_table *plugsched_sysctl_table;
@@ -91,7 +100,8 @@ static int plugsched_knob_handler(const struct ctl_table *table, int write,
 	WRITE_ONCE(*knob->value, val);
 	if (knob == &plugsched_watchdog_knob)
 		plugsched_watchdog_kick();
-	else if (plugsched_cur_ops && !READ_ONCE(plugsched_bypassing) &&
+	else if (knob != &plugsched_relief_knob && plugsched_cur_ops &&
+		 !READ_ONCE(plugsched_bypassing) &&
 		 plugsched_cur_ops->knob_changed)
 		plugsched_cur_ops->knob_changed(knob);
 	mutex_unlock(&plugsched_mutex);
@@ -355,7 +365,7 @@ static int plugsched_proc_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static struct ctl_table plugsched_core_table[1];
+static struct ctl_table plugsched_core_table[2];
 
 #ifdef CONFIG_DEBUG_FS
 /*
@@ -526,6 +536,7 @@ static void __init plug_server_debugfs_init(void)
 	}
 	debugfs_create_file("plug_released", 0444, sched, NULL, &plug_released_fops);
 	debugfs_create_file("plug_tracked", 0444, sched, NULL, &plug_tracked_fops);
+	debugfs_create_atomic_t("plug_reliefs", 0444, sched, &plugsched_nr_reliefs);
 #ifdef CONFIG_PLUGSCHED_DEBUG
 	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
 	debugfs_create_atomic_t("plug_tick_dequeued", 0444, sched, &plugsched_tick_dequeued);
@@ -550,8 +561,9 @@ static int __init plugsched_late_init(void)
 	plugsched_switch_late_init();
 	plug_server_debugfs_init();
 	plugsched_knob_entry(&plugsched_core_table[0], &plugsched_watchdog_knob);
+	plugsched_knob_entry(&plugsched_core_table[1], &plugsched_relief_knob);
 	if (!register_sysctl("kernel", plugsched_core_table))
-		pr_warn("plugsched: cannot register plugsched_watchdog_ms\n");
+		pr_warn("plugsched: cannot register plugsched_watchdog_ms and plugsched_relief_ms\n");
 
 	mutex_lock(&plugsched_switch_mutex);
 	plugsched_sysctl_ready = true;

@@ -6,7 +6,11 @@
 # shellcheck source=lib.sh
 . /guest/lib.sh
 t plugsched_test names starve
-t plugsched_test knobs starve_pid:0:0:4194304 plugsched_watchdog_ms:30000:0:600000
+t plugsched_test knobs starve_pid:0:0:4194304 plugsched_watchdog_ms:30000:0:600000 \
+	plugsched_relief_ms:1000:0:600000
+# Relief would run the starved task a base slice a second: the watchdog,
+# the last line, is tested alone.
+echo 0 > /proc/sys/kernel/plugsched_relief_ms
 t plugsched_test stall 2000
 check "the log names the stalled task" \
 	logged 'plugsched: watchdog: plugsched_test/[0-9]* runnable on CPU [0-9]* for [0-9]* ms under starve'

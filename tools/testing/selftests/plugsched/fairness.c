@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plugsched.h"
 
@@ -154,6 +155,75 @@ static int test_starve(int argc, char **argv)
 	return 0;
 }
 
+/* The longest stretch @h spent off the CPU in its window, edges included. */
+static uint64_t hog_off_ns(const struct hog *h)
+{
+	return h->max_gap_ns > h->edge_gap_ns ? h->max_gap_ns : h->edge_gap_ns;
+}
+
+/*
+ * A nice -20 hog and a nice 19 hog on CPU 0 for @ms; the nice 19 one's
+ * wait. The nice 19 one starts first, alone: its own set-up (its move to
+ * CPU 0, its nice, reading its counters) would otherwise take a relief or
+ * two of its window.
+ */
+static uint64_t relief_round(int relief_ms, int ms)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 500 * MSEC;
+	pid_t pids[2];
+	int i;
+
+	set_knob("plugsched_relief_ms", relief_ms);
+	memset(hogs, 0, sizeof(*hogs) * 2);
+	pids[1] = spawn_hog(1, 0, 19, start, start + ms * MSEC);
+	usleep(200000);
+	pids[0] = spawn_hog(0, 0, -20, start, start + ms * MSEC);
+	for (i = 0; i < 2; i++)
+		if (reap(pids[i]))
+			ksft_exit_fail_msg("hog %d failed\n", i);
+	ksft_print_msg("relief %d ms: nice -20 %llu ms CPU, nice 19 %llu ms CPU, off %llu ms\n",
+		       relief_ms, (unsigned long long)(hogs[0].cpu_ns / MSEC),
+		       (unsigned long long)(hogs[1].cpu_ns / MSEC),
+		       (unsigned long long)(hog_off_ns(&hogs[1]) / MSEC));
+	return hog_off_ns(&hogs[1]);
+}
+
+/*
+ * relief RELIEF_MS SECONDS [MIN_OFF_MS]: a nice 19 hog beside a nice -20
+ * one on one CPU waits at most plugsched_relief_ms = RELIEF_MS, plus a
+ * tick, plus 500 ms for the host's freezes (see test_starve()). With
+ * MIN_OFF_MS, the same pair with relief off must leave the nice 19 hog off
+ * the CPU at least that long: the policy's own design waits longer (zaphod
+ * 35 slots or more apart, one a base_promotion_interval; cfs's vruntime
+ * gap of weight 88761 against 15), so it is relief that bounds it.
+ */
+static int test_relief(int argc, char **argv)
+{
+	int relief_ms, ms, min_off_ms, old;
+	uint64_t on, off = 0;
+
+	if (argc < 2)
+		ksft_exit_fail_msg("usage: relief RELIEF_MS SECONDS [MIN_OFF_MS]\n");
+	relief_ms = atoi(argv[0]);
+	ms = atoi(argv[1]) * 1000;
+	min_off_ms = argc > 2 ? atoi(argv[2]) : 0;
+	ksft_set_plan(min_off_ms ? 2 : 1);
+	old = knob_int("plugsched_relief_ms");
+	on = relief_round(relief_ms, ms);
+	if (min_off_ms)
+		off = relief_round(0, ms);
+	set_knob("plugsched_relief_ms", old);
+	ksft_test_result(on <= (uint64_t)(relief_ms + 500) * MSEC,
+			 "relief %d ms under %s: the nice 19 hog waited %llu ms at most (<= %d)\n",
+			 relief_ms, active_policy(), (unsigned long long)(on / MSEC),
+			 relief_ms + 500);
+	if (min_off_ms)
+		ksft_test_result(off >= (uint64_t)min_off_ms * MSEC,
+				 "relief off: it waited %llu ms (>= %d, the design's wait)\n",
+				 (unsigned long long)(off / MSEC), min_off_ms);
+	return 0;
+}
+
 /*
  * batch: SCHED_IDLE runs only when nothing else wants the CPU; a
  * SCHED_BATCH hog still gets its share, the policy's batch_share of the
@@ -194,5 +264,7 @@ PLUGSCHED_TEST("nice", test_nice, "NICE MIN_RATIO MAX_RATIO [WARM_MS]",
 	       "nice 0 vs nice NICE on one CPU: the CPU ratio is in bounds");
 PLUGSCHED_TEST("starve", test_starve, "NR_HOGS MAX_WAIT_MS [ROUNDS]",
 	       "hogs on one CPU: none waits longer than MAX_WAIT_MS");
+PLUGSCHED_TEST("relief", test_relief, "RELIEF_MS SECONDS [MIN_OFF_MS]",
+	       "a nice 19 hog beside a nice -20 one waits plugsched_relief_ms at most");
 PLUGSCHED_TEST("batch", test_batch, "",
 	       "SCHED_IDLE runs only on an idle CPU; SCHED_BATCH gets its share");

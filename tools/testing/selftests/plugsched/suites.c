@@ -71,6 +71,7 @@ static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "nice 5 1.15 1.55 5000" },
 	{ NULL, "nice 10 1.7 2.3 5000" },
 	{ NULL, "starve 8 1000" },
+	{ NULL, "relief 2000 6" },
 	{ NULL, "interactive" },
 	{ NULL, "rt" },
 	{ NULL, "batch" },
@@ -105,6 +106,7 @@ static const struct plugsched_suite_entry cfs[] = {
 	{ NULL, "sleeper 4 20" },
 	{ NULL, "interactive" },
 	{ NULL, "starve 8 200 3" },
+	{ NULL, "relief 2000 6 4000" },
 	{ NULL, "childfirst 1" },
 	{ NULL, "childfirst 0" },
 	{ NULL, "rt" },
@@ -143,6 +145,7 @@ static const struct plugsched_suite_entry sd[] = {
 	{ NULL, "timeline 1 0.03 1100 1512 1520" },
 	{ NULL, "timeline 2 0.05 5500 7560 7600" },
 	{ NULL, "starve 8 400" },
+	{ NULL, "relief 2000 6" },
 	{ NULL, "rt" },
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
@@ -152,9 +155,11 @@ static const struct plugsched_suite_entry sd[] = {
 /*
  * Zaphod: the interactive bonus of a 90% sleeper and its latency (worse
  * without the bonus), hogs lose theirs, promotion bounds a nice 19 hog's
- * wait, nice orders CPU in pb mode and entitlement shares it in eb mode
- * (nice 0 / nice 5 weights 1024 / 335 = 3.06, +-10%), an interbench-like
- * X task meets its deadlines.
+ * wait, and relief a wait beyond the design's (a nice 19 hog beside a nice
+ * -20 one, 35 slots or more apart: 9 s at 255 ms a promotion), nice orders
+ * CPU in pb mode and entitlement shares it in eb mode (nice 0 / nice 5
+ * weights 1024 / 335 = 3.06, +-10%), an interbench-like X task meets its
+ * deadlines.
  */
 static const struct plugsched_suite_entry zaphod[] = {
 	{ NULL, "names zaphod" },
@@ -162,6 +167,7 @@ static const struct plugsched_suite_entry zaphod[] = {
 		NO_CFS_KNOBS1 NO_CFS_KNOBS2 NO_SD_KNOBS NO_NUMA_KNOBS },
 	{ NULL, "zaphod bonus" },
 	{ NULL, "zaphod promote 20" },
+	{ NULL, "relief 2000 6 4000" },
 	{ NULL, "nice 10 2 1000 2000" },
 	{ "zaphod_mode=eb", "nice 5 2.75 3.37 3000" },
 	{ NULL, "deadline 4 10 100 8 95" },
@@ -186,6 +192,7 @@ static const struct plugsched_suite_entry numa[] = {
 	{ NULL, "nice 5 1.15 1.55 5000" },
 	{ NULL, "nice 10 1.7 2.3 5000" },
 	{ NULL, "starve 8 1000" },
+	{ NULL, "relief 2000 6" },
 	{ NULL, "interactive" },
 	{ NULL, "rt" },
 	{ NULL, "batch" },
