@@ -9,6 +9,7 @@
 #ifndef _LINUX_PLUGSCHED_H
 #define _LINUX_PLUGSCHED_H
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/list.h>
@@ -43,7 +44,10 @@ struct seq_file;
  * the plugged policy
  * @nr_running:	plugged tasks queued on this CPU, the running one included
  * @nr_idle:	how many of them are SCHED_IDLE
- * @load:	sum of the queued tasks' load weights
+ * @load:	sum of the queued tasks' effective weights (p->plugsched.load:
+ *		the nice weight, scaled by the task's groups' shares)
+ * @units:	the queued tasks counted SCHED_CAPACITY_SCALE each, scaled
+ *		the same way (what balancing by task count balances)
  * @cpu:	the CPU this runqueue belongs to
  * @next_balance: jiffies of the next periodic balance
  * @next_kick:	jiffies before which no idle CPU is kicked again
@@ -73,6 +77,7 @@ struct plugsched_rq {
 	unsigned int		nr_running;
 	unsigned int		nr_idle;
 	unsigned long		load;
+	unsigned long		units;
 	int			cpu;
 	unsigned long		next_balance;
 	unsigned long		next_kick;
@@ -86,6 +91,22 @@ struct plugsched_rq {
 	bool			bypass;
 	u64			watch_bound[2];
 	unsigned long		watch_rotate;
+};
+
+/**
+ * struct plugsched_group - a task group's part in the flattened shares of
+ * plugged tasks (cpu.weight, autogroup), machine-wide
+ * @load:	nice weights of the group's queued plugged tasks plus what its
+ *		active child groups contribute (their @contrib)
+ * @contrib:	the shares this group adds to its parent's @load now; the
+ *		group's weight while it is active, 0 otherwise
+ * @nr:		queued plugged tasks of the group plus its active children:
+ *		the group is active while this is not 0
+ */
+struct plugsched_group {
+	atomic64_t		load;
+	atomic64_t		contrib;
+	atomic_t		nr;
 };
 
 /**
@@ -310,6 +331,8 @@ struct task_struct *plugsched_array_migratable(struct plugsched_rq *src,
 unsigned long plugsched_task_weight(const struct task_struct *p);
 unsigned int plugsched_array_count(const struct plugsched_prio_array *array);
 u64 plugsched_scale_delta(const struct task_struct *p, u64 delta);
+u64 plugsched_scale_slice(const struct task_struct *p, u64 ns);
+u64 plugsched_scale_wait(struct plugsched_rq *prq, const struct task_struct *p, u64 wait);
 /* A policy that finds its own state broken ejects itself: any context. */
 void plugsched_eject(const char *why);
 

@@ -10,7 +10,7 @@
 #include <linux/types.h>
 
 /* Room for a policy's own per-task fields, in u64 words. */
-#define PLUGSCHED_TASK_PRIV_WORDS	6
+#define PLUGSCHED_TASK_PRIV_WORDS	5
 
 /**
  * struct plugsched_task - per-task state shared by all plugsched policies
@@ -31,6 +31,9 @@
  * @home_node:	the node the task belongs to under a policy with home
  *		nodes (&plugsched_ops.home_nodes), NUMA_NO_NODE for none yet
  * @tasks_cpu:	the CPU whose list @tasks_node is on
+ * @load:	the task's effective weight while queued: its nice weight,
+ *		scaled by its task groups' shares (cpu.weight, autogroup);
+ *		the core adds exactly this to its CPU's load sums
  * @priv:	policy-private state, see plugsched_task_priv()
  *
  * The whole structure is 128 bytes; a policy whose per-task state does
@@ -48,6 +51,7 @@ struct plugsched_task {
 	u32			nr_node_migrations;
 	s16			home_node;
 	u16			tasks_cpu;
+	u32			load;
 	u64			priv[PLUGSCHED_TASK_PRIV_WORDS];
 };
 

@@ -54,17 +54,54 @@ struct plugsched_rq *plugsched_cpu_rq(int cpu)
 	return &cpu_rq(cpu)->plug;
 }
 
+/* The effective weight of @p: see plugsched_group.c. */
+static inline unsigned long plugsched_eff_weight(const struct task_struct *p)
+{
+	return p->plugsched.load ?: plugsched_load_weight(p);
+}
+
+/**
+ * plugsched_task_weight - @p's weight, its task groups' shares applied
+ * @p:		a plugged task
+ *
+ * Return: the nice weight (1024 at nice 0, 1.25x per step, 3 for
+ * SCHED_IDLE) in the root group; in a task group, the part of the group's
+ * shares that falls to @p (see plugsched_group.c). Of a task not queued:
+ * as when it was last queued.
+ */
 unsigned long plugsched_task_weight(const struct task_struct *p)
 {
 	if (plugsched_breaks(PLUGSCHED_BREAK_NICE))
 		return SCHED_CAPACITY_SCALE;
-	return plugsched_load_weight(p);
+	return plugsched_eff_weight(p);
+}
+
+/**
+ * plugsched_scale_slice - a slice scaled by @p's task groups' shares
+ * @p:		a plugged task
+ * @ns:		the slice (or quota) the policy gives @p by its priority
+ *
+ * For policies that share the CPU by slices rather than by weight: @ns
+ * times @p's effective weight over its nice weight, so that tasks taking
+ * turns get CPU time by their groups' shares. The factor is bounded to
+ * 1/32 .. 4: a group's shares are not worth latency without bound.
+ *
+ * Return: the scaled slice in ns; @ns itself in the root group.
+ */
+u64 plugsched_scale_slice(const struct task_struct *p, u64 ns)
+{
+	unsigned long nice_w = plugsched_load_weight(p), w = p->plugsched.load;
+
+	if (likely(w == nice_w) || !w || plugsched_breaks(PLUGSCHED_BREAK_NICE))
+		return ns;
+	return clamp_t(u64, div64_ul(ns * w, nice_w), ns / 32, ns * 4);
 }
 
 /**
  * plugsched_scale_delta - run time in nice-0 units: @delta * 1024 / weight
- * @p:		the task that ran; its weight follows nice (1.25x per step)
- *		and is minimal for SCHED_IDLE
+ * @p:		the task that ran; its weight follows nice (1.25x per step),
+ *		is minimal for SCHED_IDLE, and is scaled by its task groups'
+ *		shares (plugsched_task_weight())
  * @delta:	ns @p ran
  *
  * Multiplies by the precomputed inverse weight 2^32/weight instead of
@@ -74,15 +111,41 @@ unsigned long plugsched_task_weight(const struct task_struct *p)
  */
 u64 plugsched_scale_delta(const struct task_struct *p, u64 delta)
 {
-	unsigned long w = scale_load_down(p->se.load.weight);
+	unsigned long w = plugsched_eff_weight(p);
 	u32 inv = p->se.load.inv_weight;
 
 	if (likely(w == SCHED_CAPACITY_SCALE) || plugsched_breaks(PLUGSCHED_BREAK_NICE))
 		return delta;
-	if (unlikely(!inv))
+	/* inv_weight is of the nice weight: of no use in a task group. */
+	if (unlikely(!inv) || w != plugsched_load_weight(p))
 		return div64_ul(delta << SCHED_FIXEDPOINT_SHIFT, max(w, 1UL));
 	/* inv_weight = 2^32 / weight (fair.c's WMULT_SHIFT is 32) */
 	return mul_u64_u32_shr(delta << SCHED_FIXEDPOINT_SHIFT, inv, 32);
+}
+
+/**
+ * plugsched_scale_wait - a wait of @p in a root group task's terms
+ * @prq:	the runqueue @p is queued on
+ * @p:		a task queued on it
+ * @wait:	a wait of @p's, in ns (or an average of them)
+ *
+ * By their shares, a task among @prq->nr_running tasks of the root group
+ * waits nr_running - 1 of its slices for each; with tasks of task groups,
+ * whose slices are scaled by their shares, a task waits (units - its
+ * units) / its units of its own (see &plugsched_rq.units). A policy that
+ * judges a task by its waits (a throughput bonus) judges it by this.
+ *
+ * Return: @wait scaled by (nr_running - 1) over the share's count; @wait
+ * itself while every task on @prq counts as one.
+ */
+u64 plugsched_scale_wait(struct plugsched_rq *prq, const struct task_struct *p, u64 wait)
+{
+	unsigned long units = plugsched_task_units(p);
+
+	if (likely(prq->units == (unsigned long)prq->nr_running * SCHED_CAPACITY_SCALE) ||
+	    prq->nr_running < 2 || prq->units <= units)
+		return wait;
+	return div64_u64(wait * (prq->nr_running - 1) * units, prq->units - units);
 }
 
 void plugsched_array_init(struct plugsched_prio_array *array)
@@ -237,6 +300,7 @@ static void __plugsched_task_init(const struct plugsched_ops *ops, struct task_s
 	p->plugsched.slice = 0;
 	p->plugsched.runnable_at = plugsched_now(&task_rq(p)->plug);
 	p->plugsched.home_node = NUMA_NO_NODE;
+	p->plugsched.load = 0;
 	memset(p->plugsched.priv, 0, sizeof(p->plugsched.priv));
 	p->plugsched.flags &= ~(PLUGSCHED_TF_OWNER | PLUGSCHED_TF_QUEUED);
 	p->plugsched.flags |= plugsched_owner;
@@ -359,7 +423,10 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		dl_server_start(&rq->plug_server);
 	}
 	prq->nr_idle += plugsched_task_is_idle(p);
-	prq->load += plugsched_load_weight(p);
+	plugsched_group_enqueue(p);
+	p->plugsched.load = plugsched_group_weight(p);
+	prq->load += p->plugsched.load;
+	prq->units += plugsched_task_units(p);
 	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
 	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
 	if (!plugsched_rq_bypass(prq))
@@ -397,7 +464,9 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
 	prq->nr_running--;
 	prq->nr_idle -= plugsched_task_is_idle(p);
-	prq->load -= plugsched_load_weight(p);
+	prq->load -= p->plugsched.load;
+	prq->units -= plugsched_task_units(p);
+	plugsched_group_dequeue(p);
 	sub_nr_running(rq, 1);
 	return true;
 }
@@ -538,6 +607,8 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 {
+	unsigned long relief = plugsched_relief_jiffies();
+
 	p->se.exec_start = rq_clock_task(rq);
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
 	if (unlikely(rq->plug.released))
@@ -546,8 +617,8 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 	p->plugsched.flags &= ~PLUGSCHED_TF_RELIEVED;
 	if ((p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_current(rq, p) &&
 	    !plugsched_task_is_idle(p) &&
-	    !plugsched_rq_bypass(&rq->plug) && plugsched_relief_jiffies() &&
-	    plugsched_waited(&rq->plug, p) > plugsched_relief_jiffies()) {
+	    !plugsched_rq_bypass(&rq->plug) && relief &&
+	    plugsched_waited(&rq->plug, p) > relief) {
 		p->plugsched.flags |= PLUGSCHED_TF_RELIEVED;
 		atomic_inc(&plugsched_nr_reliefs);
 	}
@@ -559,6 +630,20 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 	list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
 	if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->set_next)
 		plugsched_cur_ops->set_next(&rq->plug, p);
+}
+
+/* The running @p's groups' loads changed since it was queued: follow them. */
+static void plugsched_reweight(struct plugsched_rq *prq, struct task_struct *p)
+{
+	unsigned long w = plugsched_group_weight(p);
+
+	if (w == p->plugsched.load)
+		return;
+	prq->load -= p->plugsched.load;
+	prq->units -= plugsched_task_units(p);
+	p->plugsched.load = w;
+	prq->load += w;
+	prq->units += plugsched_task_units(p);
 }
 
 static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
@@ -577,6 +662,8 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	}
 	/* Keep this CPU's RT/deadline load fresh for the balancers' view. */
 	update_other_load_avgs(rq);
+	if (plugsched_task_grouped(p))
+		plugsched_reweight(&rq->plug, p);
 
 	if (plugsched_rq_bypass(&rq->plug)) {
 		if (p->plugsched.slice <= 0 && rq->plug.nr_running > 1)

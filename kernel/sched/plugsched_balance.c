@@ -106,7 +106,7 @@ unsigned long plugsched_rq_load(struct plugsched_rq *prq)
 {
 	if (plugsched_cur_ops->balance_by_load)
 		return READ_ONCE(prq->load);
-	return READ_ONCE(prq->nr_running) * SCHED_CAPACITY_SCALE;
+	return READ_ONCE(prq->units);
 }
 
 /*
@@ -237,8 +237,8 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 		if ((flags & PLUGSCHED_BAL_KEEP_HOME) &&
 		    plugsched_task_home(p) == cpu_to_node(cpu_of(busiest)))
 			break;
-		w = plugsched_cur_ops->balance_by_load ? plugsched_load_weight(p) :
-					       SCHED_CAPACITY_SCALE;
+		w = plugsched_cur_ops->balance_by_load ? p->plugsched.load :
+							 plugsched_task_units(p);
 		/*
 		 * Never make this CPU, with @p, busier than the busiest is
 		 * (by more than imbalance_pct: a little RT or IRQ time here

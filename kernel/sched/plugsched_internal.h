@@ -9,6 +9,7 @@
  *   plugsched_register.c	the registered policies, and the checks they pass
  *   plugsched_ui.c		sched=, knobs, sysfs, /proc, debugfs
  *   plugsched_homenode.c	home nodes: NUMA placement policies may reuse
+ *   plugsched_group.c	task groups' shares (cpu.weight, autogroup)
  */
 #ifndef _KERNEL_SCHED_PLUGSCHED_INTERNAL_H
 #define _KERNEL_SCHED_PLUGSCHED_INTERNAL_H
@@ -91,6 +92,48 @@ static inline struct task_struct *plug_rq_curr(struct rq *rq)
 static inline unsigned long plugsched_load_weight(const struct task_struct *p)
 {
 	return scale_load_down(p->se.load.weight);
+}
+
+/*
+ * Task groups (plugsched_group.c): a queued task's group load and its
+ * effective weight, p->plugsched.load.
+ */
+#ifdef CONFIG_FAIR_GROUP_SCHED
+void plugsched_group_enqueue(struct task_struct *p);
+void plugsched_group_dequeue(struct task_struct *p);
+unsigned long plugsched_group_weight(struct task_struct *p);
+
+static inline bool plugsched_task_grouped(const struct task_struct *p)
+{
+	return p->sched_task_group != &root_task_group;
+}
+#else
+static inline void plugsched_group_enqueue(struct task_struct *p) { }
+static inline void plugsched_group_dequeue(struct task_struct *p) { }
+static inline unsigned long plugsched_group_weight(struct task_struct *p)
+{
+	return plugsched_load_weight(p);
+}
+
+static inline bool plugsched_task_grouped(const struct task_struct *p)
+{
+	return false;
+}
+#endif
+
+/*
+ * A queued task in task-count terms (balancing by count): one task,
+ * SCHED_CAPACITY_SCALE, scaled by its groups' share of it (effective
+ * over nice weight); exactly SCHED_CAPACITY_SCALE in the root group.
+ */
+static inline unsigned long plugsched_task_units(const struct task_struct *p)
+{
+	unsigned long nice_w = plugsched_load_weight(p);
+
+	if (likely(p->plugsched.load == nice_w))
+		return SCHED_CAPACITY_SCALE;
+	return max_t(unsigned long,
+		     div64_ul((u64)p->plugsched.load * SCHED_CAPACITY_SCALE, nice_w), 1);
 }
 
 static inline u16 plugsched_task_owner(const struct task_struct *p)

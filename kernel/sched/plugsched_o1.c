@@ -108,9 +108,11 @@ static bool o1_interactive(int prio, int static_prio)
 	return prio <= static_prio - delta;
 }
 
+/* Each task runs its slice once per array swap: the slice carries group shares. */
 static inline u64 o1_task_slice(struct task_struct *p)
 {
-	return o1_timeslice_ns(p->static_prio, READ_ONCE(o1_def_timeslice_ms));
+	return plugsched_scale_slice(p, o1_timeslice_ns(p->static_prio,
+						       READ_ONCE(o1_def_timeslice_ms)));
 }
 
 /* TIMESLICE_GRANULARITY: 10 ms, doubled for each bonus level below max. */

@@ -32,9 +32,15 @@ static struct plugsched_prio_array *rr_array(struct plugsched_rq *prq)
 	return per_cpu_ptr(&rr_queue, prq->cpu);
 }
 
+/* Tasks take turns: the slice carries the task groups' shares. */
+static s64 rr_slice(struct task_struct *p)
+{
+	return plugsched_scale_slice(p, (u64)READ_ONCE(rr_slice_ms) * NSEC_PER_MSEC);
+}
+
 static void rr_refill(struct task_struct *p)
 {
-	p->plugsched.slice = (s64)READ_ONCE(rr_slice_ms) * NSEC_PER_MSEC;
+	p->plugsched.slice = rr_slice(p);
 }
 
 static void rr_init_rq(struct plugsched_rq *prq)
@@ -67,9 +73,12 @@ static struct task_struct *rr_pick(struct plugsched_rq *prq)
 	return plugsched_array_first(rr_array(prq));
 }
 
+/* An overrun (the tick's granularity) is paid from the next slice. */
 static bool rr_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
 {
-	rr_refill(p);
+	p->plugsched.slice += rr_slice(p);
+	if (p->plugsched.slice <= 0)
+		rr_refill(p);
 	plugsched_array_requeue(p);
 	return true;
 }

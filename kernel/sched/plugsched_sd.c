@@ -111,6 +111,12 @@ static inline s64 sd_rr(void)
 	return (s64)READ_ONCE(sd_rr_interval_ms) * NSEC_PER_MSEC;
 }
 
+/* @p's quota at a level: tasks take turns, so it carries the group shares. */
+static inline s64 sd_quota(const struct task_struct *p)
+{
+	return plugsched_scale_slice(p, sd_rr());
+}
+
 static inline unsigned int sd_static_level(const struct task_struct *p)
 {
 	return p->static_prio - MAX_RT_PRIO;
@@ -134,7 +140,7 @@ static bool sd_fix(struct sd_rq *srq, struct task_struct *p)
 	if (st->quota_level == st->level)
 		return false;
 	st->quota_level = st->level;
-	p->plugsched.slice = sd_rr();
+	p->plugsched.slice = sd_quota(p);
 	return true;
 }
 
@@ -229,7 +235,7 @@ static void sd_expire(struct sd_rq *srq, struct task_struct *p)
 	struct sd_task *st = sd_task(p);
 
 	st->epoch = srq->epoch + 1;
-	sd_enter(srq, srq->expired, p, sd_static_level(p), sd_rr());
+	sd_enter(srq, srq->expired, p, sd_static_level(p), sd_quota(p));
 }
 
 /* The quota at its level is used: one level down (keeping any overrun). */
@@ -242,7 +248,7 @@ static void sd_descend(struct sd_rq *srq, struct task_struct *p)
 		sd_expire(srq, p);
 		return;
 	}
-	sd_enter(srq, srq->active, p, level, p->plugsched.slice + sd_rr());
+	sd_enter(srq, srq->active, p, level, p->plugsched.slice + sd_quota(p));
 }
 
 /* Push everybody left on the current level, whose budget is spent, down. */
@@ -254,6 +260,7 @@ static void sd_minor_rotation(struct sd_rq *srq)
 	plugsched_array_move_slot(&arr->pa, from, from + 1);
 	arr->nr[from + 1] += n;
 	arr->nr[from] = 0;
+	/* sd_fix() gives each its own quota, scaled in a task group. */
 	arr->quota[from + 1] += n * sd_rr();
 	arr->quota[from] = 0;
 	sd_open(srq, from + 1);
@@ -310,7 +317,7 @@ static void sd_task_init(struct task_struct *p)
 	st->epoch = 0;
 	st->level = sd_static_level(p);
 	st->quota_level = st->level;
-	p->plugsched.slice = sd_rr();
+	p->plugsched.slice = sd_quota(p);
 }
 
 /* Where the normal task @p joins @prq's staircase. */
@@ -319,7 +326,7 @@ static void sd_place(struct plugsched_rq *prq, struct task_struct *p)
 	struct sd_rq *srq = sd_rq(prq);
 	struct sd_task *st = sd_task(p);
 	unsigned int level, top = sd_static_level(p);
-	s64 rr = sd_rr();
+	s64 rr = sd_quota(p);
 
 	if (st->cpu != prq->cpu) {
 		struct sd_rq *old = st->cpu >= 0 ? per_cpu_ptr(&sd_rqs, st->cpu) : NULL;
@@ -407,7 +414,7 @@ static void sd_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		     flags & PLUGSCHED_ENQ_MIGRATED ? SD_MOVED : 0;
 	if (plugsched_task_is_idle(p)) {
 		st->cpu = prq->cpu;
-		p->plugsched.slice = sd_rr();
+		p->plugsched.slice = sd_quota(p);
 		plugsched_array_add(&srq->active->pa, p, PLUGSCHED_IDLE_SLOT, false);
 		return;
 	}
@@ -464,7 +471,7 @@ static bool sd_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
 
 	sd_task(p)->pulled = 0;
 	if (plugsched_task_is_idle(p)) {
-		p->plugsched.slice = sd_rr();
+		p->plugsched.slice = sd_quota(p);
 		plugsched_array_requeue(p);
 		return true;
 	}
@@ -558,7 +565,7 @@ static unsigned int sd_count(struct plugsched_rq *prq)
 
 static u64 sd_rr_interval(struct task_struct *p)
 {
-	return sd_rr();
+	return sd_quota(p);
 }
 
 /*

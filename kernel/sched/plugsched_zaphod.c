@@ -128,12 +128,15 @@ static const struct plugsched_knob zaphod_knobs[] = {
 	},
 };
 
-/* 48 bytes, the room the core leaves: averages of u32 samples fit a u32. */
+/*
+ * 40 bytes, the room the core leaves: averages of u32 samples fit a u32.
+ * A cycle's delay saturates at 4.29 s (a wait that long counts as that).
+ */
 struct zaphod_task {
-	u64	avg_sleep;	/* ns per cycle, decaying averages */
-	u64	avg_delay;
+	u64	avg_sleep;	/* ns per cycle, decaying average */
 	u64	stamp;		/* clock: began to wait, or went to sleep */
-	u64	cycle_delay;	/* ns in the cycle so far */
+	u32	avg_delay;	/* ns per cycle, decaying average */
+	u32	cycle_delay;	/* ns in the cycle so far */
 	u32	avg_cpu;	/* ns per cycle, of @cycle_cpu samples */
 	u32	cycle_cpu;	/* ns: a cycle ends at the latest with its slice */
 	u32	promo;		/* the CPU's promotion count at the last requeue */
@@ -166,6 +169,18 @@ static inline struct zaphod_rq *zaphod_rq(struct plugsched_rq *prq)
 static inline s64 zaphod_time_slice(void)
 {
 	return (s64)READ_ONCE(zaphod_time_slice_ms) * NSEC_PER_MSEC;
+}
+
+/*
+ * @p's slice. In pb mode tasks share a slot by turns, so the slice carries
+ * the task groups' shares; in eb mode the shares are in the slot already
+ * (use per share).
+ */
+static inline s64 zaphod_task_slice(const struct task_struct *p)
+{
+	if (READ_ONCE(zaphod_mode) == ZAPHOD_EB)
+		return zaphod_time_slice();
+	return plugsched_scale_slice(p, zaphod_time_slice());
 }
 
 /* Pure arithmetic, shared with the KUnit tests. */
@@ -298,8 +313,10 @@ static unsigned int zaphod_slot(struct plugsched_rq *prq, struct task_struct *p)
 		zt->tpt_bonus = 0;
 	} else {
 		level = p->static_prio - MAX_RT_PRIO;
-		zt->tpt_bonus = zaphod_tpt(zt->avg_cpu, zt->avg_delay, prq->nr_running,
-					   READ_ONCE(zaphod_max_tpt_bonus));
+		/* A task of a small group share waits longer by design. */
+		zt->tpt_bonus = zaphod_tpt(zt->avg_cpu,
+					   plugsched_scale_wait(prq, p, zt->avg_delay),
+					   prq->nr_running, READ_ONCE(zaphod_max_tpt_bonus));
 	}
 	bonus = min_t(unsigned int, zaphod_ia(p) + zt->tpt_bonus, ZAPHOD_MAX_BONUS);
 	return level + ZAPHOD_MAX_BONUS - bonus;
@@ -337,7 +354,7 @@ static void zaphod_stop_wait(struct task_struct *p, u64 now)
 	struct zaphod_task *zt = zaphod_task(p);
 
 	if (zt->stamp && now > zt->stamp)
-		zt->cycle_delay += now - zt->stamp;
+		zt->cycle_delay = min_t(u64, (u64)zt->cycle_delay + now - zt->stamp, U32_MAX);
 	zt->stamp = now;
 }
 
@@ -356,7 +373,7 @@ static void zaphod_task_init(struct task_struct *p)
 	struct zaphod_task *zt = zaphod_task(p);
 
 	zt->ia_bonus = READ_ONCE(zaphod_initial_ia_bonus) * ZAPHOD_MILLI;
-	p->plugsched.slice = zaphod_time_slice();
+	p->plugsched.slice = zaphod_task_slice(p);
 }
 
 static void zaphod_enqueue(struct plugsched_rq *prq, struct task_struct *p,
@@ -369,7 +386,7 @@ static void zaphod_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		u64 sleep = zt->stamp && now > zt->stamp ? now - zt->stamp : 0;
 
 		zaphod_end_cycle(p, sleep, true);
-		p->plugsched.slice = zaphod_time_slice();
+		p->plugsched.slice = zaphod_task_slice(p);
 	}
 	/* Another CPU's clock: the wait starts here. */
 	zt->stamp = now;
@@ -418,7 +435,7 @@ static bool zaphod_slice_expired(struct plugsched_rq *prq, struct task_struct *p
 	plugsched_array_del(p);
 	if (!plugsched_task_is_idle(p))
 		zaphod_end_cycle(p, 0, false);
-	p->plugsched.slice = zaphod_time_slice();
+	p->plugsched.slice = zaphod_task_slice(p);
 	zaphod_add(prq, p, false);
 	return true;
 }
@@ -474,7 +491,7 @@ static unsigned int zaphod_count(struct plugsched_rq *prq)
 
 static u64 zaphod_rr_interval(struct task_struct *p)
 {
-	return zaphod_time_slice();
+	return zaphod_task_slice(p);
 }
 
 static void zaphod_show_task(struct seq_file *m, struct task_struct *p)
@@ -486,7 +503,7 @@ static void zaphod_show_task(struct seq_file *m, struct task_struct *p)
 	seq_printf(m, "%-45s:%21u\n", "zaphod.tpt_bonus", zt->tpt_bonus);
 	seq_printf(m, "%-45s:%21u\n", "zaphod.avg_cpu_ns", zt->avg_cpu);
 	seq_printf(m, "%-45s:%21llu\n", "zaphod.avg_sleep_ns", zt->avg_sleep);
-	seq_printf(m, "%-45s:%21llu\n", "zaphod.avg_delay_ns", zt->avg_delay);
+	seq_printf(m, "%-45s:%21u\n", "zaphod.avg_delay_ns", zt->avg_delay);
 	seq_printf(m, "%-45s:%21u\n", "zaphod.use_ppt", zt->use);
 }
 

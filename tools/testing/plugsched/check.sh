@@ -49,11 +49,12 @@ report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on patches/"
 # the core's, and the core's files neither call one by its symbols nor by
 # its name ("o1", sched=o1).
 core="kernel/sched/plugsched.c kernel/sched/plugsched_balance.c kernel/sched/plugsched_register.c
-	kernel/sched/plugsched_switch.c kernel/sched/plugsched_ui.c kernel/sched/plugsched_internal.h"
+	kernel/sched/plugsched_switch.c kernel/sched/plugsched_ui.c kernel/sched/plugsched_internal.h
+	kernel/sched/plugsched_group.c"
 out=
 for f in kernel/sched/plugsched_*.c; do
 	n=${f#kernel/sched/plugsched_} n=${n%.c}
-	case $n in balance | register | switch | ui | homenode | kunit | *_kunit) continue ;; esac
+	case $n in balance | group | register | switch | ui | homenode | kunit | *_kunit) continue ;; esac
 	# shellcheck disable=SC2086 # one word per file
 	out+=$(grep -n -E "plugsched_${n}_|\"$n\"|sched=$n\b" $core || true)
 done

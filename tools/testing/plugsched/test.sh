@@ -172,6 +172,8 @@ result $([ -n "$PLUGSCHED_POLICIES" ] && echo 0 || echo 1) \
 # The core's checks of a policy before it trusts one (issue 17): broken
 # policies, registered by the KUnit build, refused at boot with the reason.
 kunit_passed plugsched_core eevdf
+# The flattened task group weights (plugsched_group.c), on fake groups.
+kunit_passed plugsched_group eevdf
 result $(grep -a -q 'plugsched: policy kunit_nopick refused: no pick callback' "$OUT/eevdf.log" &&
 	 grep -a -q 'plugsched: policy kunit_badknob refused: knob kunit_bad_knob: not min <= def <= max' \
 		"$OUT/eevdf.log" && echo 0 || echo 1) \

@@ -55,13 +55,17 @@ static const struct plugsched_suite_entry eevdf[] = {
 	{ NULL, "rt" },
 	{ NULL, "fork 2000" },
 	{ NULL, "setattr" },
+	{ NULL, "cpuweight 4" },
+	{ NULL, "cpunested 4" },
+	{ NULL, "autogroup 4" },
 };
 
 /*
  * The O(1) discipline's checks and bounds, for o1 and for numa on one
  * node (test.sh's O1_CHECKS, after the names and knobs). The nice ratios
  * are measured after 5 s of running: the sleep bonus first has to learn
- * that the hogs are hogs.
+ * that the hogs are hogs; the task group shares after 10 s (a nested
+ * group's hog with an eighth of a CPU needs 5 s).
  */
 static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "names o1" },
@@ -77,6 +81,9 @@ static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
+	{ NULL, "cpuweight 4 10000" },
+	{ NULL, "cpunested 4 10000" },
+	{ NULL, "autogroup 4 10000" },
 };
 
 /*
@@ -113,6 +120,9 @@ static const struct plugsched_suite_entry cfs[] = {
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
+	{ NULL, "cpuweight 4" },
+	{ NULL, "cpunested 4" },
+	{ NULL, "autogroup 4" },
 };
 
 /*
@@ -150,6 +160,9 @@ static const struct plugsched_suite_entry sd[] = {
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
+	{ NULL, "cpuweight 4" },
+	{ NULL, "cpunested 4" },
+	{ NULL, "autogroup 4" },
 };
 
 /*
@@ -176,6 +189,9 @@ static const struct plugsched_suite_entry zaphod[] = {
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
+	{ NULL, "cpuweight 4" },
+	{ NULL, "cpunested 4" },
+	{ NULL, "autogroup 4" },
 };
 
 /*
@@ -198,6 +214,9 @@ static const struct plugsched_suite_entry numa[] = {
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
+	{ NULL, "cpuweight 4 10000" },
+	{ NULL, "cpunested 4 10000" },
+	{ NULL, "autogroup 4 10000" },
 };
 
 /*
@@ -214,6 +233,9 @@ static const struct plugsched_suite_entry generic[] = {
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
+	{ NULL, "cpuweight 4" },
+	{ NULL, "cpunested 4" },
+	{ NULL, "autogroup 4" },
 };
 
 const struct plugsched_suite plugsched_suites[] = {

@@ -97,6 +97,7 @@ static int test_switch(int argc, char **argv)
 	struct switch_load *l = shared(sizeof(*l));
 	char list[256], boot[64], buf[256], *names[16];
 	uint64_t *ns;
+	struct sched_param sp;
 	long sw0, sw1;
 	pid_t pids[6];
 
@@ -125,6 +126,17 @@ static int test_switch(int argc, char **argv)
 		hackbench_body(l);
 	usleep(300000);
 
+	/*
+	 * The switch's own time, not the writer's waits: as a normal task the
+	 * writer sleeps in a switch (grace periods, IPIs) and wakes behind a
+	 * hog of its own priority, which under o1, numa and zaphod (three of
+	 * the six names) has a 100 ms slice; about half the samples then carry
+	 * up to 100 ms of wait, and the median sat on its bound (103.5 ms in
+	 * CI). Below the SCHED_FIFO checker, so that it measures its wakeups.
+	 */
+	sp.sched_priority = 10;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		ksft_exit_fail_msg("SCHED_FIFO writer: %s\n", strerror(errno));
 	for (c = 0; c < cycles; c++) {
 		for (i = 0; i < n; i++) {
 			/* Start each cycle away from the policy we are on. */
@@ -149,6 +161,8 @@ static int test_switch(int argc, char **argv)
 		}
 	}
 	switch_to(boot, NULL);
+	sp.sched_priority = 0;
+	sched_setscheduler(0, SCHED_OTHER, &sp);
 	sw1 = read_long(PS_SYSFS "switches");
 	l->stop = 1;
 	for (i = 0; i < 6; i++)
@@ -164,7 +178,7 @@ static int test_switch(int argc, char **argv)
 			 k, cycles, n, failed, wrong);
 	ksft_test_result(sw1 - sw0 >= k && sw1 - sw0 <= k + 1,
 			 "switches counted %ld (%d written, plus the way back)\n", sw1 - sw0, k);
-	/* The writer is a normal task among hogs: its own waits show in the tail. */
+	/* A SCHED_FIFO writer: TCG's and the host's delays still show in the tail. */
 	ksft_test_result(k && ns[k / 2] < 100 * MSEC && ns[k * 9 / 10] < 1000 * MSEC,
 			 "switch time median %.2f ms (< 100), p90 %.2f ms (< 1000), max %.2f ms\n",
 			 k ? ns[k / 2] / 1e6 : 0, k ? ns[k * 9 / 10] / 1e6 : 0,

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugsched: the cgroup CPU controller's weights for every policy.
+ *
+ * cpu.weight, cpu.weight.nice and autogroup's nice all set a task group's
+ * shares. The core flattens the hierarchy into one effective weight per
+ * task, as scx_flatcg does: the task's nice weight times, at each level
+ * up to the root, the group's shares over the group's load (the nice
+ * weights of its queued tasks plus the shares of its active children).
+ * A group with shares S and tasks anywhere below it then weighs S in
+ * all, as a group entity does in the fair class, and tasks in the root
+ * group keep their nice weight. The policies see the result in
+ * p->plugsched.load: weight-based ones through plugsched_task_weight() and
+ * plugsched_scale_delta(), slice-based ones through plugsched_scale_slice().
+ *
+ * A group's load is machine-wide, one atomic add per enqueue and dequeue
+ * of its tasks (a group becoming active or idle adds its shares to its
+ * parent's, and so on up): no lock, and nothing for the root group. A
+ * queued task's effective weight is computed when it is queued and again
+ * at each tick it runs; a change of cpu.weight reaches the sums at the
+ * next tick of one of the group's tasks.
+ */
+#include "plugsched_internal.h"
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+
+static inline unsigned long plugsched_tg_shares(struct task_group *tg)
+{
+	return max(scale_load_down(READ_ONCE(tg->shares)), 2UL);
+}
+
+/* @weight joins @tg's load; a group becoming active joins its parent's. */
+static void plugsched_group_add(struct task_group *tg, s64 weight)
+{
+	while (tg != &root_task_group) {
+		atomic64_add(weight, &tg->plug.load);
+		if (atomic_inc_return(&tg->plug.nr) != 1)
+			return;
+		/* Whatever a racing update left in @contrib is counted already. */
+		weight = plugsched_tg_shares(tg);
+		weight -= atomic64_xchg(&tg->plug.contrib, weight);
+		tg = tg->parent;
+	}
+}
+
+/* @weight leaves @tg's load; a group going idle leaves its parent's. */
+static void plugsched_group_sub(struct task_group *tg, s64 weight)
+{
+	while (tg != &root_task_group) {
+		atomic64_sub(weight, &tg->plug.load);
+		if (!atomic_dec_and_test(&tg->plug.nr))
+			return;
+		weight = atomic64_xchg(&tg->plug.contrib, 0);
+		tg = tg->parent;
+	}
+}
+
+void plugsched_group_enqueue(struct task_struct *p)
+{
+	struct task_group *tg = task_group(p);
+
+	if (tg != &root_task_group)
+		plugsched_group_add(tg, plugsched_load_weight(p));
+}
+
+/* p->sched_task_group only changes while @p is dequeued (sched_move_task()). */
+void plugsched_group_dequeue(struct task_struct *p)
+{
+	struct task_group *tg = task_group(p);
+
+	if (tg != &root_task_group)
+		plugsched_group_sub(tg, plugsched_load_weight(p));
+}
+
+/*
+ * An active group whose shares changed (cpu.weight written) contributes
+ * the new ones. A group that went idle meanwhile takes them back; an
+ * activation racing with that loses its contribution until the next tick
+ * of one of its tasks puts it back here.
+ */
+static void plugsched_group_refresh(struct task_group *tg, unsigned long shares)
+{
+	s64 old;
+
+	if (atomic64_read(&tg->plug.contrib) == (s64)shares || !atomic_read(&tg->plug.nr))
+		return;
+	old = atomic64_xchg(&tg->plug.contrib, shares);
+	atomic64_add(shares - old, &tg->parent->plug.load);
+	if (unlikely(!atomic_read(&tg->plug.nr))) {
+		old = atomic64_xchg(&tg->plug.contrib, 0);
+		atomic64_sub(old, &tg->parent->plug.load);
+	}
+}
+
+/**
+ * plugsched_group_weight - @p's effective weight in its group hierarchy
+ * @p:		a queued plugged task; its runqueue is locked
+ *
+ * Return: @p's nice weight times each level's shares over that level's
+ * load, at least 1; the nice weight itself in the root group.
+ */
+unsigned long plugsched_group_weight(struct task_struct *p)
+{
+	struct task_group *tg = task_group(p);
+	u64 w = plugsched_load_weight(p);
+
+	for (; tg != &root_task_group; tg = tg->parent) {
+		unsigned long shares = plugsched_tg_shares(tg);
+		s64 load = atomic64_read(&tg->plug.load);
+
+		plugsched_group_refresh(tg, shares);
+		/* @w is part of @load, unless a racing update is not in yet. */
+		w = div64_u64(w * shares, max_t(s64, load, w));
+	}
+	return clamp_t(u64, w, 1, U32_MAX);
+}
+
+#ifdef CONFIG_PLUGSCHED_KUNIT_TEST
+#include "plugsched_group_kunit.c"
+#endif
+
+#endif /* CONFIG_FAIR_GROUP_SCHED */
