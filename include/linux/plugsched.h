@@ -332,6 +332,7 @@ unsigned long plugsched_task_weight(const struct task_struct *p);
 unsigned int plugsched_array_count(const struct plugsched_prio_array *array);
 u64 plugsched_scale_delta(const struct task_struct *p, u64 delta);
 u64 plugsched_scale_slice(const struct task_struct *p, u64 ns);
+s64 plugsched_refill_slice(const struct task_struct *p, s64 ns);
 u64 plugsched_scale_wait(struct plugsched_rq *prq, const struct task_struct *p, u64 wait);
 /* A policy that finds its own state broken ejects itself: any context. */
 void plugsched_eject(const char *why);

@@ -84,7 +84,9 @@ unsigned long plugsched_task_weight(const struct task_struct *p)
  * For policies that share the CPU by slices rather than by weight: @ns
  * times @p's effective weight over its nice weight, so that tasks taking
  * turns get CPU time by their groups' shares. The factor is bounded to
- * 1/32 .. 4: a group's shares are not worth latency without bound.
+ * 1/64 .. 4: a group's shares are not worth latency without bound. (At
+ * 1/32, a hog of a cpu.weight 100 group with four hogs, 1/41 of its nice
+ * weight, got 1.28 times its share.)
  *
  * Return: the scaled slice in ns; @ns itself in the root group.
  */
@@ -94,7 +96,24 @@ u64 plugsched_scale_slice(const struct task_struct *p, u64 ns)
 
 	if (likely(w == nice_w) || !w || plugsched_breaks(PLUGSCHED_BREAK_NICE))
 		return ns;
-	return clamp_t(u64, div64_ul(ns * w, nice_w), ns / 32, ns * 4);
+	return clamp_t(u64, div64_ul(ns * w, nice_w), ns / 64, ns * 4);
+}
+
+/**
+ * plugsched_refill_slice - a new slice, less what the last one overran
+ * @p:		a plugged task whose slice ran out (p->plugsched.slice <= 0)
+ * @ns:		the policy's new slice for @p
+ *
+ * The tick ends slices, so a slice runs whole ticks: scaled slices of
+ * 2.44 and 9.77 ms run 3 and 10 ticks, 1 : 3.3 instead of 1 : 4. Paying the
+ * overrun from the next slice keeps the average exact. At most half of
+ * @ns is taken: a slice shorter than a tick still runs at every turn.
+ *
+ * Return: the slice to give @p, in ns, at least @ns / 2.
+ */
+s64 plugsched_refill_slice(const struct task_struct *p, s64 ns)
+{
+	return ns + clamp_t(s64, p->plugsched.slice, -ns / 2, 0);
 }
 
 /**
@@ -383,6 +402,14 @@ void plugsched_server_attach_root(struct rq *rq)
 		__dl_server_attach_root(&rq->plug_server, rq);
 }
 
+/* @p's weight and units join (@sign 1) or leave (-1) @prq's sums. */
+static inline void plugsched_rq_add_load(struct plugsched_rq *prq, struct task_struct *p,
+					 long sign)
+{
+	prq->load += sign * (long)p->plugsched.load;
+	prq->units += sign * (long)plugsched_task_units(p);
+}
+
 static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
@@ -425,8 +452,7 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	prq->nr_idle += plugsched_task_is_idle(p);
 	plugsched_group_enqueue(p);
 	p->plugsched.load = plugsched_group_weight(p);
-	prq->load += p->plugsched.load;
-	prq->units += plugsched_task_units(p);
+	plugsched_rq_add_load(prq, p, 1);
 	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
 	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
 	if (!plugsched_rq_bypass(prq))
@@ -464,8 +490,7 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
 	prq->nr_running--;
 	prq->nr_idle -= plugsched_task_is_idle(p);
-	prq->load -= p->plugsched.load;
-	prq->units -= plugsched_task_units(p);
+	plugsched_rq_add_load(prq, p, -1);
 	plugsched_group_dequeue(p);
 	sub_nr_running(rq, 1);
 	return true;
@@ -639,11 +664,9 @@ static void plugsched_reweight(struct plugsched_rq *prq, struct task_struct *p)
 
 	if (w == p->plugsched.load)
 		return;
-	prq->load -= p->plugsched.load;
-	prq->units -= plugsched_task_units(p);
+	plugsched_rq_add_load(prq, p, -1);
 	p->plugsched.load = w;
-	prq->load += w;
-	prq->units += plugsched_task_units(p);
+	plugsched_rq_add_load(prq, p, 1);
 }
 
 static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)

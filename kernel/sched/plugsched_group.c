@@ -55,21 +55,15 @@ static void plugsched_group_sub(struct task_group *tg, s64 weight)
 	}
 }
 
-void plugsched_group_enqueue(struct task_struct *p)
+void __plugsched_group_enqueue(struct task_struct *p)
 {
-	struct task_group *tg = task_group(p);
-
-	if (tg != &root_task_group)
-		plugsched_group_add(tg, plugsched_load_weight(p));
+	plugsched_group_add(task_group(p), plugsched_load_weight(p));
 }
 
 /* p->sched_task_group only changes while @p is dequeued (sched_move_task()). */
-void plugsched_group_dequeue(struct task_struct *p)
+void __plugsched_group_dequeue(struct task_struct *p)
 {
-	struct task_group *tg = task_group(p);
-
-	if (tg != &root_task_group)
-		plugsched_group_sub(tg, plugsched_load_weight(p));
+	plugsched_group_sub(task_group(p), plugsched_load_weight(p));
 }
 
 /*
@@ -93,13 +87,14 @@ static void plugsched_group_refresh(struct task_group *tg, unsigned long shares)
 }
 
 /**
- * plugsched_group_weight - @p's effective weight in its group hierarchy
- * @p:		a queued plugged task; its runqueue is locked
+ * __plugsched_group_weight - @p's effective weight in its group hierarchy
+ * @p:		a queued plugged task in a group below the root; its runqueue
+ *		is locked (plugsched_group_weight() is the caller for any task)
  *
  * Return: @p's nice weight times each level's shares over that level's
- * load, at least 1; the nice weight itself in the root group.
+ * load, at least 1.
  */
-unsigned long plugsched_group_weight(struct task_struct *p)
+unsigned long __plugsched_group_weight(struct task_struct *p)
 {
 	struct task_group *tg = task_group(p);
 	u64 w = plugsched_load_weight(p);

@@ -99,13 +99,33 @@ static inline unsigned long plugsched_load_weight(const struct task_struct *p)
  * effective weight, p->plugsched.load.
  */
 #ifdef CONFIG_FAIR_GROUP_SCHED
-void plugsched_group_enqueue(struct task_struct *p);
-void plugsched_group_dequeue(struct task_struct *p);
-unsigned long plugsched_group_weight(struct task_struct *p);
+void __plugsched_group_enqueue(struct task_struct *p);
+void __plugsched_group_dequeue(struct task_struct *p);
+unsigned long __plugsched_group_weight(struct task_struct *p);
 
 static inline bool plugsched_task_grouped(const struct task_struct *p)
 {
 	return p->sched_task_group != &root_task_group;
+}
+
+/* Most tasks are in the root group: no call for them on the hot paths. */
+static inline void plugsched_group_enqueue(struct task_struct *p)
+{
+	if (plugsched_task_grouped(p))
+		__plugsched_group_enqueue(p);
+}
+
+static inline void plugsched_group_dequeue(struct task_struct *p)
+{
+	if (plugsched_task_grouped(p))
+		__plugsched_group_dequeue(p);
+}
+
+static inline unsigned long plugsched_group_weight(struct task_struct *p)
+{
+	if (plugsched_task_grouped(p))
+		return __plugsched_group_weight(p);
+	return plugsched_load_weight(p);
 }
 #else
 static inline void plugsched_group_enqueue(struct task_struct *p) { }

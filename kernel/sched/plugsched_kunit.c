@@ -261,12 +261,29 @@ static void plugsched_test_watch_windows(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), msecs_to_jiffies(22000) + 2);
 }
 
+/* A refilled slice pays the overrun of the last one, at most half of it. */
+static void plugsched_test_refill_slice(struct kunit *test)
+{
+	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	s64 ns = 4 * NSEC_PER_MSEC;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, plugsched_refill_slice(p, ns), ns);
+	p->plugsched.slice = 300000;
+	KUNIT_EXPECT_EQ(test, plugsched_refill_slice(p, ns), ns);
+	p->plugsched.slice = -300000;
+	KUNIT_EXPECT_EQ(test, plugsched_refill_slice(p, ns), ns - 300000);
+	p->plugsched.slice = -3 * ns;
+	KUNIT_EXPECT_EQ(test, plugsched_refill_slice(p, ns), ns / 2);
+}
+
 static struct kunit_case plugsched_core_test_cases[] = {
 	KUNIT_CASE(plugsched_test_validate_ops),
 	KUNIT_CASE(plugsched_test_validate_knobs),
 	KUNIT_CASE(plugsched_test_refused_at_boot),
 	KUNIT_CASE(plugsched_test_phases),
 	KUNIT_CASE(plugsched_test_watch_windows),
+	KUNIT_CASE(plugsched_test_refill_slice),
 	{}
 };
 

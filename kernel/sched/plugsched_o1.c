@@ -123,9 +123,10 @@ static s64 o1_granularity(struct task_struct *p)
 	return (s64)O1_GRANULARITY_MS * NSEC_PER_MSEC << (shift - 1);
 }
 
+/* A new slice, less the tick's overrun of the last one (0 for a new task). */
 static void o1_refill(struct task_struct *p)
 {
-	p->plugsched.slice = o1_task_slice(p);
+	p->plugsched.slice = plugsched_refill_slice(p, o1_task_slice(p));
 	o1_task(p)->rr_mark = p->plugsched.slice - o1_granularity(p);
 }
 

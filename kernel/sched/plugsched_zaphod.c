@@ -435,7 +435,8 @@ static bool zaphod_slice_expired(struct plugsched_rq *prq, struct task_struct *p
 	plugsched_array_del(p);
 	if (!plugsched_task_is_idle(p))
 		zaphod_end_cycle(p, 0, false);
-	p->plugsched.slice = zaphod_task_slice(p);
+	/* The tick overran it: the next slice pays (group shares). */
+	p->plugsched.slice = plugsched_refill_slice(p, zaphod_task_slice(p));
 	zaphod_add(prq, p, false);
 	return true;
 }
