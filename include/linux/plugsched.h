@@ -69,6 +69,9 @@ struct seq_file;
  *		&plugsched_ops.wait_bound), at its highest in the watchdog's
  *		current window ([0]) and in the one before ([1])
  * @watch_rotate: jiffies when the current window ends
+ * @avg:	the plugged tasks' utilisation and load on this CPU (PELT, as
+ *		the fair class's rq->cfs.avg), which schedutil reads beside it
+ * @pelt_running: a plugged task runs, for @avg
  *
  * Policies keep their own per-CPU state in per-CPU variables indexed by
  * @cpu, so that switching policies never has to resize struct rq.
@@ -91,6 +94,10 @@ struct plugsched_rq {
 	bool			bypass;
 	u64			watch_bound[2];
 	unsigned long		watch_rotate;
+#ifdef CONFIG_SMP
+	struct sched_avg	avg;
+	bool			pelt_running;
+#endif
 };
 
 /**

@@ -15,6 +15,7 @@
  * See Documentation/scheduler/plugsched.rst.
  */
 #include <linux/plugsched.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 
 #include "plugsched_internal.h"
@@ -402,6 +403,74 @@ void plugsched_server_attach_root(struct rq *rq)
 		__dl_server_attach_root(&rq->plug_server, rq);
 }
 
+#ifdef CONFIG_SMP
+/*
+ * The plugged tasks' utilisation of @rq (PELT, as rq->cfs.avg for fair
+ * tasks), brought up to now before what it counts changes: the queued
+ * tasks' weights and number, and whether one runs. Return: true if the
+ * signal moved (a PELT period passed), when schedutil should hear of it.
+ */
+bool plugsched_update_util(struct rq *rq)
+{
+	struct plugsched_rq *prq = &rq->plug;
+
+	return update_plug_load_avg(rq_clock_pelt(rq), &prq->avg, prq->load,
+				    prq->nr_running, prq->pelt_running);
+}
+
+/**
+ * plugsched_cpu_util - the plugged tasks' utilisation of a CPU
+ * @cpu:	the CPU
+ * @boost:	as cpu_util()'s: the runnable average if it is higher
+ *
+ * For cpu_util(), so schedutil and everyone else who asks the fair class
+ * for a CPU's utilisation. Without locks: a CPU with no plugged task
+ * queued may not have updated the signal since it went idle (it does not
+ * tick), so it is decayed to now here, as migrate_se_pelt_lag() estimates
+ * an idle CPU's clock; 32-bit builds skip that.
+ *
+ * Return: utilisation in SCHED_CAPACITY_SCALE units.
+ */
+unsigned long plugsched_cpu_util(int cpu, int boost)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct plugsched_rq *prq = &rq->plug;
+	unsigned long util = READ_ONCE(prq->avg.util_avg);
+	u64 now, lut;
+
+	if (plugsched_breaks(PLUGSCHED_BREAK_UTIL))
+		return 0;
+	if (boost)
+		util = max(util, READ_ONCE(prq->avg.runnable_avg));
+	if (!IS_ENABLED(CONFIG_64BIT) || READ_ONCE(prq->nr_running) || !util)
+		return util;
+	now = u64_u32_load(rq->clock_pelt_idle);
+	/* Paired with _update_idle_rq_clock_pelt(): an underestimate at worst. */
+	smp_rmb();
+	lut = READ_ONCE(prq->avg.last_update_time);
+	if (now < lut)
+		return util;
+	now += sched_clock_cpu(cpu) - u64_u32_load(rq->clock_idle);
+	return plugsched_util_decay(util, (now - lut) >> 20);
+}
+
+static inline void plugsched_set_running(struct plugsched_rq *prq, bool running)
+{
+	prq->pelt_running = running;
+}
+
+/* schedutil hears of a moved signal, and of a task woken from I/O wait. */
+static void plugsched_util_changed(struct rq *rq, bool moved, unsigned int flags)
+{
+	if (moved || flags)
+		cpufreq_update_util(rq, flags);
+}
+#else
+static inline bool plugsched_update_util(struct rq *rq) { return false; }
+static inline void plugsched_util_changed(struct rq *rq, bool moved, unsigned int flags) { }
+static inline void plugsched_set_running(struct plugsched_rq *prq, bool running) { }
+#endif
+
 /* @p's weight and units join (@sign 1) or leave (-1) @prq's sums. */
 static inline void plugsched_rq_add_load(struct plugsched_rq *prq, struct task_struct *p,
 					 long sign)
@@ -414,7 +483,7 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
 	unsigned int pflags = 0;
-	bool fresh = false;
+	bool fresh = false, moved;
 
 	if (unlikely(plugsched_task_owner(p) != plugsched_owner)) {
 		plugsched_task_init(p);
@@ -443,6 +512,7 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	if (!plugsched_rq_bypass(prq))
 		plugsched_home_enqueue(plugsched_cur_ops, p, cpu_of(rq));
 
+	moved = plugsched_update_util(rq);
 	if (!prq->nr_running++) {
 		/* As fair does: idle time counts as time the server had. */
 		if (!rq->nr_running)
@@ -458,6 +528,8 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	if (!plugsched_rq_bypass(prq))
 		plugsched_cur_ops->enqueue(prq, p, pflags);
 	add_nr_running(rq, 1);
+	plugsched_util_changed(rq, moved, (flags & ENQUEUE_WAKEUP) && p->in_iowait ?
+					  SCHED_CPUFREQ_IOWAIT : 0);
 	/* Queued behind a task of a higher class: the CPU is not ours. */
 	plugsched_release(rq, plug_rq_curr(rq));
 }
@@ -466,6 +538,7 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
 	unsigned int pflags = 0;
+	bool moved;
 
 	if (task_current(rq, p))
 		update_curr_plug(rq);
@@ -488,11 +561,13 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	/* Clocks differ between CPUs: carry the wait, not the stamp. */
 	if (pflags & PLUGSCHED_DEQ_MIGRATE)
 		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
+	moved = plugsched_update_util(rq);
 	prq->nr_running--;
 	prq->nr_idle -= plugsched_task_is_idle(p);
 	plugsched_rq_add_load(prq, p, -1);
 	plugsched_group_dequeue(p);
 	sub_nr_running(rq, 1);
+	plugsched_util_changed(rq, moved, 0);
 	return true;
 }
 
@@ -617,6 +692,8 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 			       struct task_struct *next)
 {
 	update_curr_plug(rq);
+	plugsched_update_util(rq);
+	plugsched_set_running(&rq->plug, false);
 	p->plugsched.flags &= ~PLUGSCHED_TF_RELIEVED;
 	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
@@ -636,6 +713,8 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 
 	p->se.exec_start = rq_clock_task(rq);
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
+	plugsched_update_util(rq);
+	plugsched_set_running(&rq->plug, true);
 	if (unlikely(rq->plug.released))
 		plugsched_acquire(rq);
 	/* Whoever picked it: a run after such a wait is a relief (above). */
@@ -685,8 +764,14 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 	}
 	/* Keep this CPU's RT/deadline load fresh for the balancers' view. */
 	update_other_load_avgs(rq);
+	plugsched_util_changed(rq, plugsched_update_util(rq), 0);
 	if (plugsched_task_grouped(p))
 		plugsched_reweight(&rq->plug, p);
+	/* Automatic NUMA balancing scans from the running task's tick. */
+	if (!plugsched_breaks(PLUGSCHED_BREAK_NUMA_SCAN))
+		plugsched_task_tick_numa(rq, p);
+	if (!plugsched_rq_bypass(&rq->plug))
+		plugsched_home_follow_numa(plugsched_cur_ops, p);
 
 	if (plugsched_rq_bypass(&rq->plug)) {
 		if (p->plugsched.slice <= 0 && rq->plug.nr_running > 1)
@@ -844,6 +929,10 @@ DEFINE_SCHED_CLASS(plug) = {
 	.prio_changed		= prio_changed_plug,
 	.get_rr_interval	= get_rr_interval_plug,
 	.update_curr		= update_curr_plug,
+#ifdef CONFIG_UCLAMP_TASK
+	/* The core keeps the clamps of queued tasks; schedutil applies them. */
+	.uclamp_enabled		= 1,
+#endif
 };
 
 /* /proc/PID/sched */

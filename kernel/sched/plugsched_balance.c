@@ -287,9 +287,11 @@ static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
 
 	if (plugsched_breaks(PLUGSCHED_BREAK_BALANCE) || plugsched_rq_bypass(this))
 		return 0;
-	/* This CPU's RT and deadline load decays while it does not tick. */
+	/* This CPU's RT, deadline and plugged load decays while it does not tick. */
 	update_rq_clock(rq);
 	update_other_load_avgs(rq);
+	if (plugsched_update_util(rq))
+		cpufreq_update_util(rq, 0);
 	if (plugsched_cur_ops->balance)
 		return plugsched_cur_ops->balance(this, idle);
 	return plugsched_balance(this, idle);
@@ -420,6 +422,7 @@ void migrate_task_rq_plug(struct task_struct *p, int new_cpu)
 {
 	if (cpu_to_node(task_cpu(p)) != cpu_to_node(new_cpu))
 		p->plugsched.nr_node_migrations++;
+	plugsched_update_scan_period(p, new_cpu);
 	/* As fair's: the old CPU's clock means nothing here, @p is not hot. */
 	p->se.exec_start = 0;
 }

@@ -57,6 +57,8 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_WINDOW,		/* balance_plug() unlocked for 2 ms */
 	PLUGSCHED_BREAK_KNOB_WINDOW,	/* a knob write yields in the handler */
 	PLUGSCHED_BREAK_SWITCH_WINDOW,	/* a switch waits 1 s in ENABLING */
+	PLUGSCHED_BREAK_NUMA_SCAN,	/* the tick starts no NUMA scan */
+	PLUGSCHED_BREAK_UTIL,		/* cpu_util() sees no plugged task */
 	PLUGSCHED_NR_BREAKS,
 };
 
@@ -236,6 +238,7 @@ static inline void plugsched_release(struct rq *rq, struct task_struct *next)
 
 /* plugsched_balance.c: the class's SMP hooks and what placement shares */
 #ifdef CONFIG_SMP
+bool plugsched_update_util(struct rq *rq);
 int balance_plug(struct rq *rq, struct task_struct *prev, struct rq_flags *rf);
 int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags);
 void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx);
@@ -302,6 +305,25 @@ static inline void plugsched_home_from_mask(const struct plugsched_ops *ops,
 {
 	if (plugsched_has_homes(ops))
 		__plugsched_home_from_mask(p);
+}
+
+/*
+ * NUMA balancing found @p's memory on another node it may run on: home is
+ * there, or the policy's balancer and task_numa_migrate() would move @p to
+ * and fro. Only with faults of its own since its exec (which keeps a stale
+ * numa_preferred_nid but clears the faults).
+ */
+static inline void plugsched_home_follow_numa(const struct plugsched_ops *ops,
+					      struct task_struct *p)
+{
+#ifdef CONFIG_NUMA_BALANCING
+	int nid = READ_ONCE(p->numa_preferred_nid);
+
+	if (plugsched_has_homes(ops) && static_branch_unlikely(&sched_numa_balancing) &&
+	    nid != NUMA_NO_NODE && nid != p->plugsched.home_node && p->total_numa_faults &&
+	    cpumask_intersects(p->cpus_ptr, cpumask_of_node(nid)))
+		p->plugsched.home_node = nid;
+#endif
 }
 
 /*

@@ -2,13 +2,16 @@
 /*
  * KUnit tests of the core's checks: a policy is validated before it is
  * trusted, and the core's phases move only along the state machine's
- * transitions. Included by plugsched_register.c.
+ * transitions, and the arithmetic of slices and of the utilisation
+ * signal. Included by plugsched_register.c.
  *
  * Two broken policies are registered for real: the core must refuse them
  * at boot (and say why in the log), so that they never show in
  * /sys/kernel/plugsched/available nor answer to sched=.
  */
 #include <kunit/test.h>
+
+#include "pelt.h"
 
 static int kunit_knob_a, kunit_knob_b;
 
@@ -277,6 +280,35 @@ static void plugsched_test_refill_slice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, plugsched_refill_slice(p, ns), ns / 2);
 }
 
+#ifdef CONFIG_SMP
+/* The plugged tasks' signal: near 1024 on a hog's CPU, halving in 32 ms idle. */
+static void plugsched_test_util(struct kunit *test)
+{
+	struct sched_avg *sa = kunit_kzalloc(test, sizeof(*sa), GFP_KERNEL);
+	unsigned long u0;
+	u64 now = 0;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sa);
+	for (i = 0; i < 400; i++) {
+		now += 1 << 20;		/* a PELT period, 1024 us */
+		update_plug_load_avg(now, sa, 1024, 1, 1);
+	}
+	KUNIT_EXPECT_GE(test, sa->util_avg, 1002UL);
+	KUNIT_EXPECT_GE(test, sa->runnable_avg, 1002UL);
+	u0 = sa->util_avg;
+	for (i = 0; i < 32; i++) {
+		now += 1 << 20;
+		update_plug_load_avg(now, sa, 0, 0, 0);
+	}
+	KUNIT_EXPECT_LE(test, abs((long)sa->util_avg - (long)(u0 / 2)), 8L);
+	/* The lock-free read's decay of an idle CPU's signal agrees. */
+	KUNIT_EXPECT_LE(test, abs((long)plugsched_util_decay(u0, 32) - (long)(u0 / 2)), 2L);
+	KUNIT_EXPECT_LE(test, abs((long)plugsched_util_decay(u0, 64) - (long)(u0 / 4)), 2L);
+	KUNIT_EXPECT_EQ(test, plugsched_util_decay(u0, LOAD_AVG_PERIOD * 63 + 1), 0ULL);
+}
+#endif
+
 static struct kunit_case plugsched_core_test_cases[] = {
 	KUNIT_CASE(plugsched_test_validate_ops),
 	KUNIT_CASE(plugsched_test_validate_knobs),
@@ -284,6 +316,9 @@ static struct kunit_case plugsched_core_test_cases[] = {
 	KUNIT_CASE(plugsched_test_phases),
 	KUNIT_CASE(plugsched_test_watch_windows),
 	KUNIT_CASE(plugsched_test_refill_slice),
+#ifdef CONFIG_SMP
+	KUNIT_CASE(plugsched_test_util),
+#endif
 	{}
 };
 

@@ -464,6 +464,41 @@ static int plug_tracked_show(struct seq_file *m, void *v)
 
 DEFINE_SHOW_ATTRIBUTE(plug_tracked);
 
+#ifdef CONFIG_SMP
+/*
+ * What schedutil sees of each online CPU: the plugged tasks' signal
+ * (brought to now under the CPU's lock), the utilisation the fair class
+ * reports with it (cpu_util_cfs_boost()), and schedutil's figures from
+ * that, clamps applied: effective_cpu_util() and the performance level.
+ */
+static int plug_util_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		unsigned long util, eff, min, max, perf = 0;
+		struct rq *rq = cpu_rq(cpu);
+		struct rq_flags rf;
+
+		rq_lock_irqsave(rq, &rf);
+		update_rq_clock(rq);
+		plugsched_update_util(rq);
+		rq_unlock_irqrestore(rq, &rf);
+		util = cpu_util_cfs_boost(cpu);
+		eff = effective_cpu_util(cpu, util, &min, &max);
+		if (IS_ENABLED(CONFIG_CPU_FREQ_GOV_SCHEDUTIL))
+			perf = sugov_effective_cpu_perf(cpu, eff, min, max);
+		seq_printf(m, "cpu%d nr %u plug_nr %u plug_util %lu plug_runnable %lu util %lu eff %lu min %lu max %lu perf %lu\n",
+			   cpu, READ_ONCE(rq->nr_running), READ_ONCE(rq->plug.nr_running),
+			   plugsched_cpu_util(cpu, 0), READ_ONCE(rq->plug.avg.runnable_avg),
+			   util, eff, min, max, perf);
+	}
+	return 0;
+}
+
+DEFINE_SHOW_ATTRIBUTE(plug_util);
+#endif
+
 #ifdef CONFIG_PLUGSCHED_DEBUG
 static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_NICE]		= "nice",
@@ -473,6 +508,8 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_WINDOW]	= "window",
 	[PLUGSCHED_BREAK_KNOB_WINDOW]	= "knob_window",
 	[PLUGSCHED_BREAK_SWITCH_WINDOW]	= "switch_window",
+	[PLUGSCHED_BREAK_NUMA_SCAN]	= "numa_scan",
+	[PLUGSCHED_BREAK_UTIL]		= "util",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */
@@ -537,6 +574,9 @@ static void __init plug_server_debugfs_init(void)
 	debugfs_create_file("plug_released", 0444, sched, NULL, &plug_released_fops);
 	debugfs_create_file("plug_tracked", 0444, sched, NULL, &plug_tracked_fops);
 	debugfs_create_atomic_t("plug_reliefs", 0444, sched, &plugsched_nr_reliefs);
+#ifdef CONFIG_SMP
+	debugfs_create_file("plug_util", 0444, sched, NULL, &plug_util_fops);
+#endif
 #ifdef CONFIG_PLUGSCHED_DEBUG
 	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
 	debugfs_create_atomic_t("plug_tick_dequeued", 0444, sched, &plugsched_tick_dequeued);

@@ -78,7 +78,8 @@ for tree in "$obj" "$B/debug"; do
 	log "sparse on kernel/sched in ${tree#"$TOP"/}"
 	# shellcheck disable=SC2046 # one word per object
 	out=$(make -s -C "$KSRC" O="$tree" CC="ccache gcc" C=2 $(ours_objs "$tree") \
-		kernel/sched/core.o kernel/sched/build_policy.o kernel/sched/build_utility.o 2>&1)
+		kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o \
+		kernel/sched/build_utility.o 2>&1)
 	report $? "sparse build of our objects in ${tree#"$TOP"/} ($(ours_objs "$tree" | wc -w) objects)"
 	sparse_out+=$(echo "$out" | grep -E "warning:|error:" || true)$'\n'
 done

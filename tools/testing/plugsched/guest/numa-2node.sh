@@ -8,7 +8,8 @@
 # weighs on all alike; the host judges numa against o1 (eevdf's runs only
 # space them as in the runs that set the bound: without them the median
 # ratio once read 1.101). Hotplug runs before any switch
-# (hotplug after a switch can WARN: README).
+# (hotplug after a switch can WARN: README). Then NUMA balancing moves a
+# task's pages after it under every policy.
 # shellcheck source=lib.sh
 . /guest/lib.sh
 t plugsched_test -t names
@@ -24,6 +25,12 @@ t plugsched_test fork 2000
 hb_all
 t plugsched_test numa homes
 t plugsched_test numa compare 6 8 2500 5 numa o1 eevdf
+# Automatic NUMA balancing: pages follow a task moved to the other node
+# under every policy, eevdf the reference (each switched to at run time).
+for p in $(policies); do
+	switch_to "$p"
+	t plugsched_test numa follow 30 90
+done
 switch_to eevdf
 switch_to numa
 t plugsched_test numa homes

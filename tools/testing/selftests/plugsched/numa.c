@@ -552,10 +552,125 @@ static int numa_homes(void)
 	return 0;
 }
 
+/*
+ * Automatic NUMA balancing, off unless a test turns it on (the test
+ * kernels build it default off); on, it scans at once and every 100 ms to
+ * 1 s, so that a few seconds of TCG show it.
+ */
+static void set_numa_balancing(int on)
+{
+	static const char *const knobs[][2] = {
+		{ "scan_delay_ms", "0" }, { "scan_period_min_ms", "100" },
+		{ "scan_period_max_ms", "1000" },
+	};
+	char path[128];
+	size_t i;
+
+	if (write_file("/proc/sys/kernel/numa_balancing", on ? "1" : "0", 1))
+		ksft_exit_fail_msg("kernel.numa_balancing: not built in (CONFIG_NUMA_BALANCING)\n");
+	for (i = 0; on && i < ARRAY_SIZE(knobs); i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/numa_balancing/%s",
+			 knobs[i][0]);
+		if (write_file(path, knobs[i][1], strlen(knobs[i][1])))
+			ksft_exit_fail_msg("cannot write %s\n", path);
+	}
+}
+
+/* The part of @pid's anonymous pages on @node, in percent. */
+static int numa_pct_on(pid_t pid, int node, long *total)
+{
+	long pages[16];
+	int n;
+
+	anon_pages_by_node(pid, pages);
+	for (*total = 0, n = 0; n < 16; n++)
+		*total += pages[n];
+	return *total ? (int)(pages[node] * 100 / *total) : 0;
+}
+
+/*
+ * numa follow SECS MIN_PCT: a task that wrote 32 MB on node 0 keeps
+ * reading it; moved to node 1's CPUs, its pages stay on node 0 for 3 s with
+ * automatic NUMA balancing off (the control: nothing else moves them), and
+ * with it on MIN_PCT% of them are on node 1 within SECS, and the kernel's
+ * preferred node for the task (numa_preferred_nid) is node 1, numa's home
+ * node too. Under a plugged policy only the class's tick starts the scan
+ * that makes the faults.
+ */
+static int numa_follow(int secs, int min_pct)
+{
+	const size_t size = 32 << 20;
+	int fds[2], stay, moved = 0, ms = 0, first, i;
+	long long nid = -1, home = -1;
+	long total;
+	pid_t pid;
+	char c;
+
+	if (pipe(fds))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	set_numa_balancing(0);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		char *buf;
+		size_t i;
+
+		pin_node(0, 0);
+		buf = malloc(size);
+		if (!buf)
+			_exit(2);
+		memset(buf, 1, size);
+		if (write(fds[1], "r", 1) != 1)
+			_exit(2);
+		/* Reads make NUMA hinting faults as writes do. */
+		for (;;) {
+			for (i = 0; i < size; i += 4096)
+				asm volatile("" : : "r"(buf[i]));
+		}
+	}
+	if (read(fds[0], &c, 1) != 1)
+		ksft_exit_fail_msg("the worker did not start\n");
+	first = numa_pct_on(pid, 0, &total);
+	pin_node(pid, 1);
+	sleep(3);
+	stay = numa_pct_on(pid, 0, &total);
+	set_numa_balancing(1);
+	while (ms < secs * 1000) {
+		usleep(250000);
+		ms += 250;
+		moved = numa_pct_on(pid, 1, &total);
+		if (moved >= min_pct)
+			break;
+	}
+	/* The kernel's preferred node follows the faults (and numa's home it). */
+	for (i = 0; i < 20; i++) {
+		nid = sched_field(pid, "numa_preferred_nid");
+		home = sched_field(pid, "numa.home_node");
+		if (nid == 1 && (home == -1 || home == 1))
+			break;
+		usleep(100000);
+	}
+	set_numa_balancing(0);
+	kill(pid, SIGKILL);
+	reap(pid);
+	ksft_test_result(first >= 90 && stay >= 90,
+			 "NUMA balancing off: %d%% of %ld pages on node 0 after the write, %d%% 3 s after the move to node 1 (>= 90)\n",
+			 first, total, stay);
+	ksft_test_result(moved >= min_pct,
+			 "NUMA balancing on under %s: %d%% of the pages on node 1 after %d ms (>= %d%% within %d s)\n",
+			 active_policy(), moved, ms, min_pct, secs);
+	/* home -1: no home nodes (only numa has them, /proc/PID/sched says). */
+	ksft_test_result(nid == 1 && (home == -1 || home == nid),
+			 "the kernel's preferred node %lld, the policy's home node %lld (1, or none)\n",
+			 nid, home);
+	return 0;
+}
+
 static int test_numa(int argc, char **argv)
 {
 	if (argc < 1)
-		ksft_exit_fail_msg("usage: numa exec|imbalance|locality|compare ARGS\n");
+		ksft_exit_fail_msg("usage: numa TEST ARGS (plugsched_test -l)\n");
 	if (nr_nodes() != 2 || nr_cpus() != 4)
 		ksft_exit_skip("needs 4 CPUs in 2 nodes\n");
 	if (!strcmp(argv[0], "compare") && argc >= 6 && argc <= 5 + NUMA_MAX_POLICIES &&
@@ -575,6 +690,10 @@ static int test_numa(int argc, char **argv)
 		return numa_imbalance(atoi(argv[1]) > MAX_HOGS ? MAX_HOGS : atoi(argv[1]),
 				      atoi(argv[2]));
 	}
+	if (!strcmp(argv[0], "follow") && argc == 3) {
+		ksft_set_plan(3);
+		return numa_follow(atoi(argv[1]), atoi(argv[2]));
+	}
 	ksft_set_plan(1);
 	if (!strcmp(argv[0], "locality") && argc >= 5 && atoi(argv[1]) <= NUMA_MAX_TASKS)
 		return numa_locality(argc - 1, argv + 1);
@@ -585,8 +704,8 @@ static int test_numa(int argc, char **argv)
 }
 
 PLUGSCHED_TEST("numa", test_numa,
-	       "exec NR | imbalance NR MAX_MS | locality NR MB ROUNDS REPEAT [MIN_PCT] | compare NR MB ROUNDS REPEAT POLICY... | homes",
-	       "placement on 2 nodes: exec, imbalance, locality, policies compared, homes");
+	       "exec NR | imbalance NR MAX_MS | locality NR MB ROUNDS REPEAT [MIN_PCT] | compare NR MB ROUNDS REPEAT POLICY... | homes | follow SECS MIN_PCT",
+	       "placement on 2 nodes: exec, imbalance, locality, policies compared, homes, pages following a task");
 PLUGSCHED_TEST("spin", test_spin, "[MS]",
 	       "exec target: burn MS of CPU time");
 PLUGSCHED_TEST("memwork", test_memwork, "[MB [ROUNDS]]",

@@ -58,6 +58,7 @@ static const struct plugsched_suite_entry eevdf[] = {
 	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
 	{ NULL, "autogroup 4" },
+	{ NULL, "util" },
 };
 
 /*
@@ -84,6 +85,7 @@ static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "cpuweight 4 10000" },
 	{ NULL, "cpunested 4 10000" },
 	{ NULL, "autogroup 4 10000" },
+	{ NULL, "util" },
 };
 
 /*
@@ -123,6 +125,7 @@ static const struct plugsched_suite_entry cfs[] = {
 	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
 	{ NULL, "autogroup 4" },
+	{ NULL, "util" },
 };
 
 /*
@@ -169,6 +172,7 @@ static const struct plugsched_suite_entry sd[] = {
 	{ NULL, "cpuweight 4 0 3.4" },
 	{ NULL, "cpunested 4" },
 	{ NULL, "autogroup 4" },
+	{ NULL, "util" },
 };
 
 /*
@@ -214,6 +218,7 @@ static const struct plugsched_suite_entry zaphod[] = {
 	{ NULL, "cpuweight 8 2000 3.6 4.6" },
 	{ NULL, "cpunested 4" },
 	{ NULL, "autogroup 4" },
+	{ NULL, "util" },
 };
 
 /*
@@ -239,6 +244,7 @@ static const struct plugsched_suite_entry numa[] = {
 	{ NULL, "cpuweight 4 10000" },
 	{ NULL, "cpunested 4 10000" },
 	{ NULL, "autogroup 4 10000" },
+	{ NULL, "util" },
 };
 
 /*
@@ -258,6 +264,7 @@ static const struct plugsched_suite_entry generic[] = {
 	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
 	{ NULL, "autogroup 4" },
+	{ NULL, "util" },
 };
 
 const struct plugsched_suite plugsched_suites[] = {
