@@ -90,9 +90,9 @@ static int test_nice(int argc, char **argv)
 #define STARVE_MAX_ROUNDS	5
 
 /*
- * starve N MAX_MS [ROUNDS]: N hogs on one CPU, none waits longer than
- * MAX_MS: the longest wait of each 4-s round, the median of ROUNDS rounds
- * judged. A wait is a stretch off the CPU less the freezes within it: the
+ * starve N MAX_MS [ROUNDS [WARM_MS]]: N hogs on one CPU, none waits longer
+ * than MAX_MS: the longest wait of each 4-s round (after WARM_MS of
+ * running), the median of ROUNDS rounds judged. A wait is a stretch off the CPU less the freezes within it: the
  * build machine is itself a VM whose hypervisor steals its CPU in bursts
  * (20% seen), and a vCPU held by the host stops every hog, while TCG
  * charges the time to the one running (see gap_log). A policy that
@@ -102,13 +102,14 @@ static int test_nice(int argc, char **argv)
 static int test_starve(int argc, char **argv)
 {
 	uint64_t worst[STARVE_MAX_ROUNDS], raw, frozen, w, fr;
-	int n, i, r, rounds, max_ms;
+	int n, i, r, rounds, max_ms, warm_ms;
 
 	if (argc < 2)
-		ksft_exit_fail_msg("usage: starve N MAX_MS [ROUNDS]\n");
+		ksft_exit_fail_msg("usage: starve N MAX_MS [ROUNDS [WARM_MS]]\n");
 	n = atoi(argv[0]);
 	max_ms = atoi(argv[1]);
 	rounds = argc > 2 ? atoi(argv[2]) : 1;
+	warm_ms = argc > 3 ? atoi(argv[3]) : 0;
 	if (rounds < 1 || rounds > STARVE_MAX_ROUNDS)
 		ksft_exit_fail_msg("ROUNDS: 1..%d\n", STARVE_MAX_ROUNDS);
 	ksft_set_plan(1);
@@ -118,7 +119,7 @@ static int test_starve(int argc, char **argv)
 		/* run_hogs() adds to what the hogs measured before. */
 		memset(hogs, 0, sizeof(*hogs) * n);
 		memset(gap_log, 0, sizeof(*gap_log));
-		run_hogs(n, 1, NULL, 4000, 1);
+		run_hogs_warm(n, 1, NULL, 4000, 1, warm_ms);
 		worst[r] = 0;
 		raw = 0;
 		frozen = 0;
@@ -262,7 +263,7 @@ PLUGSCHED_TEST("fair", test_fair, "NR_HOGS NR_CPUS MIN_JAIN",
 	       "equal hogs on NR_CPUS CPUs share them evenly");
 PLUGSCHED_TEST("nice", test_nice, "NICE MIN_RATIO MAX_RATIO [WARM_MS]",
 	       "nice 0 vs nice NICE on one CPU: the CPU ratio is in bounds");
-PLUGSCHED_TEST("starve", test_starve, "NR_HOGS MAX_WAIT_MS [ROUNDS]",
+PLUGSCHED_TEST("starve", test_starve, "NR_HOGS MAX_WAIT_MS [ROUNDS [WARM_MS]]",
 	       "hogs on one CPU: none waits longer than MAX_WAIT_MS");
 PLUGSCHED_TEST("relief", test_relief, "RELIEF_MS SECONDS [MIN_OFF_MS]",
 	       "a nice 19 hog beside a nice -20 one waits plugsched_relief_ms at most");
