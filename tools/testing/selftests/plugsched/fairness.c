@@ -92,10 +92,11 @@ static int test_nice(int argc, char **argv)
 /*
  * starve N MAX_MS [ROUNDS [WARM_MS]]: N hogs on one CPU, none waits longer
  * than MAX_MS: the longest wait of each 4-s round (after WARM_MS of
- * running), the median of ROUNDS rounds judged. A wait is a stretch off the CPU less the freezes within it: the
- * build machine is itself a VM whose hypervisor steals its CPU in bursts
- * (20% seen), and a vCPU held by the host stops every hog, while TCG
- * charges the time to the one running (see gap_log). A policy that
+ * running), the median of ROUNDS rounds judged. A wait is a stretch off
+ * the CPU less the freezes within it: the build machine is itself a VM
+ * whose hypervisor steals its CPU in bursts (20% seen), and a vCPU held
+ * by the host stops every hog, while TCG charges the time to the one
+ * running (see gap_log). A policy that
  * starves a task does so round after round; one round once read 273 ms
  * for all eight cfs hogs alike, against 64..147 ms in every other run.
  */
