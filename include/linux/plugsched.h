@@ -33,11 +33,13 @@ struct seq_file;
 #define PLUGSCHED_ENQ_MIGRATED	0x04	/* moved here while runnable */
 #define PLUGSCHED_ENQ_RESTORE	0x08	/* back after a nice/policy change */
 #define PLUGSCHED_ENQ_PULLED	0x10	/* with MIGRATED: by the balancer */
+#define PLUGSCHED_ENQ_UNTHROTTLE 0x20	/* its group has cpu.max runtime again */
 
 /* Flags passed to &plugsched_ops.dequeue. */
 #define PLUGSCHED_DEQ_SLEEP	0x01	/* the task goes to sleep */
 #define PLUGSCHED_DEQ_MIGRATE	0x04	/* moving to another CPU while runnable */
 #define PLUGSCHED_DEQ_SAVE	0x08	/* dequeued for a nice/policy change */
+#define PLUGSCHED_DEQ_THROTTLE	0x10	/* its group ran out of cpu.max runtime */
 
 /**
  * struct plugsched_rq - the part of a CPU's runqueue the core keeps for
@@ -72,6 +74,10 @@ struct seq_file;
  * @avg:	the plugged tasks' utilisation and load on this CPU (PELT, as
  *		the fair class's rq->cfs.avg), which schedutil reads beside it
  * @pelt_running: a plugged task runs, for @avg
+ * @parked:	tasks held off the policy while their group is throttled
+ *		(cgroup cpu.max), linked by &plugsched_task.runnable_node;
+ *		neither in @nr_running nor in rq->nr_running
+ * @nr_parked:	how many
  *
  * Policies keep their own per-CPU state in per-CPU variables indexed by
  * @cpu, so that switching policies never has to resize struct rq.
@@ -97,6 +103,10 @@ struct plugsched_rq {
 #ifdef CONFIG_SMP
 	struct sched_avg	avg;
 	bool			pelt_running;
+#endif
+#ifdef CONFIG_CFS_BANDWIDTH
+	struct list_head	parked;
+	unsigned int		nr_parked;
 #endif
 };
 

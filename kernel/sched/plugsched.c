@@ -340,7 +340,7 @@ void plugsched_task_init(struct task_struct *p)
  * Charge the running task's run time to its slice and to the policy.
  * Every caller knows the running task is a plugged one.
  */
-static void update_curr_plug(struct rq *rq)
+void update_curr_plug(struct rq *rq)
 {
 	struct task_struct *curr = plug_rq_curr(rq);
 	s64 delta;
@@ -355,6 +355,9 @@ static void update_curr_plug(struct rq *rq)
 	 */
 	if (dl_server_active(&rq->plug_server))
 		dl_server_update(&rq->plug_server, delta);
+	/* cpu.max: out of runtime, the next pick or put_prev throttles. */
+	if (plugsched_bw_account(curr, delta))
+		resched_curr(rq);
 	/* The negative control: half the tasks pay twice for their time. */
 	if (plugsched_breaks(PLUGSCHED_BREAK_SLICE) && (curr->pid & 1))
 		delta *= 2;
@@ -479,11 +482,66 @@ static inline void plugsched_rq_add_load(struct plugsched_rq *prq, struct task_s
 	prq->units += sign * (long)plugsched_task_units(p);
 }
 
+/*
+ * @p joins the policy on @rq (enqueue, or back from a cpu.max throttle):
+ * the core's counts and sums, then the policy. @cpufreq_flags for
+ * schedutil.
+ */
+void plugsched_queue(struct rq *rq, struct task_struct *p, unsigned int pflags,
+		     unsigned int cpufreq_flags)
+{
+	struct plugsched_rq *prq = &rq->plug;
+	bool moved;
+
+	if (!plugsched_rq_bypass(prq))
+		plugsched_home_enqueue(plugsched_cur_ops, p, cpu_of(rq));
+
+	moved = plugsched_update_util(rq);
+	if (!prq->nr_running++) {
+		/* As fair does: idle time counts as time the server had. */
+		if (!rq->nr_running)
+			dl_server_update_idle_time(rq, plug_rq_curr(rq));
+		dl_server_start(&rq->plug_server);
+	}
+	prq->nr_idle += plugsched_task_is_idle(p);
+	plugsched_group_enqueue(p);
+	p->plugsched.load = plugsched_group_weight(p);
+	plugsched_rq_add_load(prq, p, 1);
+	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
+	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
+	if (!plugsched_rq_bypass(prq))
+		plugsched_cur_ops->enqueue(prq, p, pflags);
+	add_nr_running(rq, 1);
+	plugsched_util_changed(rq, moved, cpufreq_flags);
+	/* Queued behind a task of a higher class: the CPU is not ours. */
+	plugsched_release(rq, plug_rq_curr(rq));
+}
+
+/* @p leaves the policy on @rq (dequeue, or a cpu.max throttle). */
+void plugsched_unqueue(struct rq *rq, struct task_struct *p, unsigned int pflags)
+{
+	struct plugsched_rq *prq = &rq->plug;
+	bool moved;
+
+	/* A bypassed policy's queues are dropped whole at its next start. */
+	if (!plugsched_rq_bypass(prq))
+		plugsched_cur_ops->dequeue(prq, p, pflags);
+	list_del_init(&p->plugsched.runnable_node);
+	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
+	moved = plugsched_update_util(rq);
+	prq->nr_running--;
+	prq->nr_idle -= plugsched_task_is_idle(p);
+	plugsched_rq_add_load(prq, p, -1);
+	plugsched_group_dequeue(p);
+	sub_nr_running(rq, 1);
+	plugsched_util_changed(rq, moved, 0);
+}
+
 static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
 	unsigned int pflags = 0;
-	bool fresh = false, moved;
+	bool fresh = false;
 
 	if (unlikely(plugsched_task_owner(p) != plugsched_owner)) {
 		plugsched_task_init(p);
@@ -509,39 +567,21 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 		WARN_ONCE(p->plugsched.flags & PLUGSCHED_TF_QUEUED,
 			  "plugsched: %s/%d queued twice\n", p->comm, p->pid);
 
-	if (!plugsched_rq_bypass(prq))
-		plugsched_home_enqueue(plugsched_cur_ops, p, cpu_of(rq));
-
-	moved = plugsched_update_util(rq);
-	if (!prq->nr_running++) {
-		/* As fair does: idle time counts as time the server had. */
-		if (!rq->nr_running)
-			dl_server_update_idle_time(rq, plug_rq_curr(rq));
-		dl_server_start(&rq->plug_server);
-	}
-	prq->nr_idle += plugsched_task_is_idle(p);
-	plugsched_group_enqueue(p);
-	p->plugsched.load = plugsched_group_weight(p);
-	plugsched_rq_add_load(prq, p, 1);
-	p->plugsched.flags |= PLUGSCHED_TF_QUEUED;
-	list_add_tail(&p->plugsched.runnable_node, plugsched_runnable(prq, p));
-	if (!plugsched_rq_bypass(prq))
-		plugsched_cur_ops->enqueue(prq, p, pflags);
-	add_nr_running(rq, 1);
-	plugsched_util_changed(rq, moved, (flags & ENQUEUE_WAKEUP) && p->in_iowait ?
-					  SCHED_CPUFREQ_IOWAIT : 0);
-	/* Queued behind a task of a higher class: the CPU is not ours. */
-	plugsched_release(rq, plug_rq_curr(rq));
+	if (!plugsched_bw_enqueue(rq, p))
+		plugsched_queue(rq, p, pflags, (flags & ENQUEUE_WAKEUP) && p->in_iowait ?
+					       SCHED_CPUFREQ_IOWAIT : 0);
+	plugsched_bw_kick(rq, p);
 }
 
 static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
 	unsigned int pflags = 0;
-	bool moved;
 
 	if (task_current(rq, p))
 		update_curr_plug(rq);
+	if (plugsched_bw_dequeue_parked(rq, p, flags))
+		return true;
 
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG))
 		WARN_ONCE(!(p->plugsched.flags & PLUGSCHED_TF_QUEUED),
@@ -553,21 +593,11 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	if (task_on_rq_migrating(p))
 		pflags |= PLUGSCHED_DEQ_MIGRATE;
 
-	/* A bypassed policy's queues are dropped whole at its next start. */
-	if (!plugsched_rq_bypass(prq))
-		plugsched_cur_ops->dequeue(prq, p, pflags);
-	list_del_init(&p->plugsched.runnable_node);
-	p->plugsched.flags &= ~PLUGSCHED_TF_QUEUED;
+	plugsched_unqueue(rq, p, pflags);
+	plugsched_bw_unlink(p);
 	/* Clocks differ between CPUs: carry the wait, not the stamp. */
 	if (pflags & PLUGSCHED_DEQ_MIGRATE)
 		p->plugsched.runnable_at = plugsched_now(prq) - p->plugsched.runnable_at;
-	moved = plugsched_update_util(rq);
-	prq->nr_running--;
-	prq->nr_idle -= plugsched_task_is_idle(p);
-	plugsched_rq_add_load(prq, p, -1);
-	plugsched_group_dequeue(p);
-	sub_nr_running(rq, 1);
-	plugsched_util_changed(rq, moved, 0);
 	return true;
 }
 
@@ -577,8 +607,9 @@ static void yield_task_plug(struct rq *rq)
 	update_rq_clock(rq);
 	update_curr_plug(rq);
 	rq_clock_skip_update(rq);
-	/* In bypass the yielder is last already (set_next_task_plug()). */
-	if (!plugsched_rq_bypass(&rq->plug))
+	/* In bypass the yielder is last already (set_next_task_plug()); parked, it goes. */
+	if (!plugsched_rq_bypass(&rq->plug) &&
+	    (plug_rq_curr(rq)->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		plugsched_cur_ops->yield(&rq->plug, plug_rq_curr(rq));
 }
 
@@ -588,6 +619,9 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
 
 	if (curr == p || curr->sched_class != &plug_sched_class ||
 	    plugsched_breaks(PLUGSCHED_BREAK_PREEMPT))
+		return;
+	/* Parked by cpu.max (curr: rescheduled already): not the policy's. */
+	if (unlikely(!(p->plugsched.flags & curr->plugsched.flags & PLUGSCHED_TF_QUEUED)))
 		return;
 
 	/* SCHED_IDLE runs only while nothing else wants the CPU. */
@@ -672,6 +706,7 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 
 	if (unlikely(prq->released))
 		plugsched_acquire(rq);
+	plugsched_bw_check(rq, plug_rq_curr(rq));
 	if (!prq->nr_running)
 		return NULL;
 	if (unlikely(prq->nr_idle) && prq->nr_idle < prq->nr_running) {
@@ -692,6 +727,8 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 			       struct task_struct *next)
 {
 	update_curr_plug(rq);
+	/* Preempted by RT or deadline, where our pick did not run. */
+	plugsched_bw_check(rq, p);
 	plugsched_update_util(rq);
 	plugsched_set_running(&rq->plug, false);
 	p->plugsched.flags &= ~PLUGSCHED_TF_RELIEVED;
@@ -707,7 +744,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 		plugsched_release(rq, next);
 }
 
-static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
+void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 {
 	unsigned long relief = plugsched_relief_jiffies();
 
@@ -729,6 +766,10 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
 	if (plugsched_rq_bypass(&rq->plug))
 		p->plugsched.slice = PLUGSCHED_BYPASS_SLICE;
+	/* As sched_fair_update_stop_tick(): a lone limited task keeps the tick. */
+	if (IS_ENABLED(CONFIG_NO_HZ_FULL) && tick_nohz_full_cpu(cpu_of(rq)) &&
+	    rq->nr_running == 1 && plugsched_bw_limited(p))
+		tick_nohz_dep_set_cpu(cpu_of(rq), TICK_DEP_BIT_SCHED);
 	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		return;
 	list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
@@ -877,7 +918,8 @@ static void switched_from_plug(struct rq *rq, struct task_struct *p)
 
 static void prio_changed_plug(struct rq *rq, struct task_struct *p, int oldprio)
 {
-	if (!task_on_rq_queued(p))
+	/* Not queued, or parked by cpu.max: the policy hears at its enqueue. */
+	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		return;
 
 	if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->prio_changed)
@@ -905,8 +947,22 @@ static unsigned int get_rr_interval_plug(struct rq *rq, struct task_struct *p)
 /* The tick must keep running while tasks of the policy share the CPU. */
 bool plugsched_can_stop_tick(struct rq *rq)
 {
-	return rq->plug.nr_running <= 1;
+	struct task_struct *curr = plug_rq_curr(rq);
+
+	if (rq->plug.nr_running > 1)
+		return false;
+	/* As for a fair task: the tick charges a cpu.max limit. */
+	return !(rq->nr_running == 1 && curr->sched_class == &plug_sched_class &&
+		 plugsched_bw_limited(curr));
 }
+
+#if defined(CONFIG_SCHED_CORE) && defined(CONFIG_CFS_BANDWIDTH)
+/* Core scheduling must not hand a sibling a task parked by cpu.max. */
+static int task_is_throttled_plug(struct task_struct *p, int cpu)
+{
+	return !!(p->plugsched.flags & PLUGSCHED_TF_PARKED);
+}
+#endif
 
 DEFINE_SCHED_CLASS(plug) = {
 	.enqueue_task		= enqueue_task_plug,
@@ -932,6 +988,9 @@ DEFINE_SCHED_CLASS(plug) = {
 #ifdef CONFIG_UCLAMP_TASK
 	/* The core keeps the clamps of queued tasks; schedutil applies them. */
 	.uclamp_enabled		= 1,
+#endif
+#if defined(CONFIG_SCHED_CORE) && defined(CONFIG_CFS_BANDWIDTH)
+	.task_is_throttled	= task_is_throttled_plug,
 #endif
 };
 

@@ -29,6 +29,9 @@ bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 		return false;
 	if (!cpu_active(dst_cpu))
 		return false;
+	/* As fair's throttled_lb_pair(): it would only be parked there. */
+	if (plugsched_bw_throttled_on(p, dst_cpu))
+		return false;
 	/*
 	 * Leave cache-hot tasks alone unless the puller is idle; as fair's
 	 * task_hot(), exec_start is when @p last stopped running.
@@ -299,6 +302,8 @@ static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
 
 int balance_plug(struct rq *rq, struct task_struct *prev, struct rq_flags *rf)
 {
+	/* A throttle (cpu.max) may leave this CPU nothing: then it pulls. */
+	plugsched_bw_check(rq, prev);
 	if (rq->plug.nr_running)
 		return 1;
 	if (!cpu_active(cpu_of(rq)))

@@ -279,7 +279,8 @@ static void pcfs_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 	struct pcfs_task *pt = pcfs_task(p);
 
 	pcfs_renormalise(prq, crq, pt);
-	if (flags & PLUGSCHED_ENQ_WAKEUP)
+	/* Held off by cpu.max, it waited as a sleeper does (fair: a wakeup). */
+	if (flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_UNTHROTTLE))
 		pt->vruntime = pcfs_place_sleeper(pt->vruntime, crq->min_vruntime,
 						  READ_ONCE(sysctl_pcfs_latency));
 	else if (flags & PLUGSCHED_ENQ_MIGRATED)

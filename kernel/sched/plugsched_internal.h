@@ -33,6 +33,10 @@
 #define PLUGSCHED_TF_PULLED	0x0200
 /* Runs PLUGSCHED_RELIEF_NS after waiting over plugsched_relief_ms, not preempted. */
 #define PLUGSCHED_TF_RELIEVED	0x0400
+/* Held off the policy: its group is throttled here (cpu.max); not QUEUED. */
+#define PLUGSCHED_TF_PARKED	0x0800
+/* Left the parked list by a save (group move, class change): kick at restore. */
+#define PLUGSCHED_TF_UNPARKED	0x1000
 
 /*
  * The active policy; NULL while mainline EEVDF owns normal tasks. It only
@@ -59,6 +63,7 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_SWITCH_WINDOW,	/* a switch waits 1 s in ENABLING */
 	PLUGSCHED_BREAK_NUMA_SCAN,	/* the tick starts no NUMA scan */
 	PLUGSCHED_BREAK_UTIL,		/* cpu_util() sees no plugged task */
+	PLUGSCHED_BREAK_BANDWIDTH,	/* no run time is charged to cpu.max */
 	PLUGSCHED_NR_BREAKS,
 };
 
@@ -143,6 +148,97 @@ static inline bool plugsched_task_grouped(const struct task_struct *p)
 }
 #endif
 
+#ifdef CONFIG_CFS_BANDWIDTH
+/* @p's group, or one above it, has a cpu.max limit: @p pays for its time. */
+static inline bool plugsched_bw_limited(const struct task_struct *p)
+{
+	return plugsched_task_grouped(p) &&
+	       READ_ONCE(p->sched_task_group->cfs_bandwidth.hierarchical_quota) != RUNTIME_INF;
+}
+
+/* @p's group is throttled on @cpu: it would be parked there at once. */
+static inline bool plugsched_bw_throttled_on(const struct task_struct *p, int cpu)
+{
+	return plugsched_task_grouped(p) && p->sched_task_group->cfs_rq[cpu]->throttle_count;
+}
+
+/*
+ * Charge @p's run time to its limited groups. Return: true if a level is
+ * out of runtime: the next pick or put_prev throttles it.
+ */
+static inline bool plugsched_bw_account(struct task_struct *p, u64 delta)
+{
+	return plugsched_bw_limited(p) && !plugsched_breaks(PLUGSCHED_BREAK_BANDWIDTH) &&
+	       plugsched_bw_charge(p->se.cfs_rq, delta);
+}
+
+void plugsched_bw_check(struct rq *rq, struct task_struct *p);
+bool __plugsched_bw_enqueue(struct rq *rq, struct task_struct *p);
+void __plugsched_bw_dequeue_parked(struct rq *rq, struct task_struct *p, int flags);
+void __plugsched_bw_unlink(struct task_struct *p);
+
+/*
+ * Only grouped tasks are linked to their group's runqueue (cpu.max); the
+ * root group's pay one test inline. Return: true if @p was parked.
+ */
+static inline bool plugsched_bw_enqueue(struct rq *rq, struct task_struct *p)
+{
+	return plugsched_task_grouped(p) && __plugsched_bw_enqueue(rq, p);
+}
+
+/* Return: true if @p was parked, and is gone now. */
+static inline bool plugsched_bw_dequeue_parked(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (likely(!(p->plugsched.flags & PLUGSCHED_TF_PARKED)))
+		return false;
+	__plugsched_bw_dequeue_parked(rq, p, flags);
+	return true;
+}
+
+/*
+ * @p was parked until the dequeue of this save/restore pair and is queued
+ * now: nothing else tells its CPU, which may idle (sched_move_task() kicks
+ * only a running task).
+ */
+static inline void plugsched_bw_kick(struct rq *rq, struct task_struct *p)
+{
+	if (likely(!(p->plugsched.flags & PLUGSCHED_TF_UNPARKED)))
+		return;
+	p->plugsched.flags &= ~PLUGSCHED_TF_UNPARKED;
+	if ((p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_current(rq, p))
+		wakeup_preempt(rq, p, 0);
+}
+
+static inline void plugsched_bw_unlink(struct task_struct *p)
+{
+	if (!list_empty(&p->se.group_node))
+		__plugsched_bw_unlink(p);
+}
+
+static inline unsigned int plugsched_nr_parked(const struct plugsched_rq *prq)
+{
+	return READ_ONCE(prq->nr_parked);
+}
+#else
+static inline unsigned int plugsched_nr_parked(const struct plugsched_rq *prq) { return 0; }
+static inline bool plugsched_bw_limited(const struct task_struct *p) { return false; }
+static inline bool plugsched_bw_throttled_on(const struct task_struct *p, int cpu)
+{
+	return false;
+}
+
+static inline bool plugsched_bw_account(struct task_struct *p, u64 delta) { return false; }
+static inline void plugsched_bw_check(struct rq *rq, struct task_struct *p) { }
+static inline bool plugsched_bw_enqueue(struct rq *rq, struct task_struct *p) { return false; }
+static inline bool plugsched_bw_dequeue_parked(struct rq *rq, struct task_struct *p, int flags)
+{
+	return false;
+}
+
+static inline void plugsched_bw_kick(struct rq *rq, struct task_struct *p) { }
+static inline void plugsched_bw_unlink(struct task_struct *p) { }
+#endif
+
 /*
  * A queued task in task-count terms (balancing by count): one task,
  * SCHED_CAPACITY_SCALE, scaled by its groups' share of it (effective
@@ -222,6 +318,12 @@ void plugsched_tick_watch(struct rq *rq);
 void __plugsched_release(struct rq *rq, struct task_struct *next);
 void plugsched_end_release(struct plugsched_rq *prq);
 void plugsched_task_init(struct task_struct *p);
+void update_curr_plug(struct rq *rq);
+void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first);
+/* A queued task joins or leaves the policy and the core's counts. */
+void plugsched_queue(struct rq *rq, struct task_struct *p, unsigned int pflags,
+		     unsigned int cpufreq_flags);
+void plugsched_unqueue(struct rq *rq, struct task_struct *p, unsigned int pflags);
 
 /* RT, deadline or stop: a class that takes CPUs from the policy. */
 static inline bool plugsched_class_above(const struct task_struct *p)

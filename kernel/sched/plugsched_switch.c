@@ -391,6 +391,11 @@ static struct task_struct *plugsched_first_queued(struct rq *rq,
 		struct list_head *queued = list_empty(&rq->plug.runnable) ?
 					   &rq->plug.runnable_idle : &rq->plug.runnable;
 
+#ifdef CONFIG_CFS_BANDWIDTH
+		/* Parked by cpu.max: still in the class. */
+		if (list_empty(queued))
+			queued = &rq->plug.parked;
+#endif
 		return list_first_entry_or_null(queued, struct task_struct,
 						plugsched.runnable_node);
 	}
@@ -411,7 +416,7 @@ static unsigned int plugsched_nr_left(const struct sched_class *class)
 		struct rq *rq = cpu_rq(cpu);
 
 		if (class == &plug_sched_class)
-			n += READ_ONCE(rq->plug.nr_running);
+			n += READ_ONCE(rq->plug.nr_running) + plugsched_nr_parked(&rq->plug);
 		else
 			n += READ_ONCE(rq->cfs.h_nr_queued);
 	}

@@ -228,6 +228,9 @@ void __init plugsched_init(void)
 		prq->bypass = true;
 		INIT_LIST_HEAD(&prq->runnable);
 		INIT_LIST_HEAD(&prq->runnable_idle);
+#ifdef CONFIG_CFS_BANDWIDTH
+		INIT_LIST_HEAD(&prq->parked);
+#endif
 	}
 
 	/* Names are exact (lower case); two sched= are one too many. */
@@ -510,6 +513,7 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_SWITCH_WINDOW]	= "switch_window",
 	[PLUGSCHED_BREAK_NUMA_SCAN]	= "numa_scan",
 	[PLUGSCHED_BREAK_UTIL]		= "util",
+	[PLUGSCHED_BREAK_BANDWIDTH]	= "bandwidth",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */

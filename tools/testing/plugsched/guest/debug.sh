@@ -12,8 +12,8 @@
 # for a Jain index of 16/18 = 0.89 against cfs's 0.99 and the check's
 # 0.95), wakeup preemption (o1's interactive task waits for
 # the running hog's slice: p95 52 ms against the hogs' 191 ms, not < 1/10),
-# slice accounting (the three-job timeline), schedutil's utilisation and
-# NUMA balancing's scan.
+# slice accounting (the three-job timeline), schedutil's utilisation,
+# NUMA balancing's scan and cpu.max's charge.
 #
 # Under eevdf: switches to each policy and back, each followed by CPU
 # hotplug under load.
@@ -23,6 +23,9 @@ p=$1
 echo "AVAILABLE $(policies)"
 shift
 t plugsched_test names "$p"
+# cpu.max, 4 hogs on 4 CPUs, under lockdep: parked and unparked on
+# every CPU each period.
+t plugsched_test cpumax 4
 if [ "$p" != eevdf ]; then
 	t plugsched_test fair 4 4 0.9
 	t plugsched_test batch
@@ -50,6 +53,11 @@ o1)
 	xfail numa_scan plugsched_test numa follow 5 90
 	;;
 numa) t plugsched_test numa exec 4 ;;
+sd)
+	# No run time charged to cpu.max: the group is never throttled and
+	# its 4 hogs take the 4 CPUs (20% of one CPU in the sd boot).
+	xfail bandwidth plugsched_test cpumax 3
+	;;
 esac
 [ $# -gt 0 ] && exec sh /guest/torture.sh "$@"
 [ "$p" = eevdf ] || t plugsched_test hotplug 3

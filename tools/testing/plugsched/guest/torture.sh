@@ -2,8 +2,11 @@
 # torture.sh SECONDS WATCHDOG_MS KNOB:MIN:MAX...: at once, stress-ng's
 # scheduler stressors (exec as an unprivileged user: stress-ng skips it as
 # root), sched_setattr/affinity churn, random knob writes in the given
-# ranges and hotplug cycling of every CPU but 0. The host picks the ranges
-# and the watchdog limit per policy (lib.sh: torture_knobs).
+# ranges and hotplug cycling of every CPU but 0. The churn runs in a
+# cgroup whose cpu.max changes every 0.3 s (none to 2% of a CPU), so its
+# tasks are parked and unparked through the class, affinity and hotplug
+# changes (issue 19). The host picks the ranges and the watchdog limit per
+# policy (lib.sh: torture_knobs).
 # shellcheck source=lib.sh
 . /guest/lib.sh
 secs=$1
@@ -18,8 +21,31 @@ s1=$!
 grep -q ^nobody: /etc/passwd 2>/dev/null || echo 'nobody:x:65534:65534::/tmp:/bin/sh' >> /etc/passwd
 su -s /bin/sh nobody -c "$sng --exec 2" > /tmp/sng-exec.out 2>&1 &
 s2=$!
-plugsched_test churn "$secs" > /tmp/churn.out 2>&1 &
+cg=/sys/fs/cgroup
+mount -t cgroup2 none $cg 2>/dev/null
+echo +cpu > $cg/cgroup.subtree_control
+mkdir -p $cg/ps_torture
+# shellcheck disable=SC2016 # $$ is the child shell's
+sh -c 'echo $$ > /sys/fs/cgroup/ps_torture/cgroup.procs && exec plugsched_test churn "$1"' \
+	sh "$secs" > /tmp/churn.out 2>&1 &
 c=$!
+(
+	end=$(($(date +%s) + secs - 1))
+	n=0 bad=0
+	while [ "$(date +%s)" -lt $end ]; do
+		# Periods of 100 ms and more: at 10 ms the debug kernel's period
+		# timer overran thrice in a row under TCG and printed "period too
+		# short" holding cfs_b->lock, which lockdep reports (printk to the
+		# serial console wakes the tty's reader: rq lock; mainline's own).
+		for v in "5000 100000" max "10000 200000" "30000 100000" "2000 100000" max; do
+			echo "$v" > $cg/ps_torture/cpu.max && n=$((n + 1)) || bad=$((bad + 1))
+			sleep 0.3
+		done
+	done
+	echo max > $cg/ps_torture/cpu.max
+	echo "$n $bad" > /tmp/cpumax.out
+) &
+cm=$!
 plugsched_test knobfuzz "$secs" "$@" > /tmp/knob.out 2>&1 &
 k=$!
 ncpu=$(find /sys/devices/system/cpu -maxdepth 1 -name 'cpu[0-9]*' | wc -l)
@@ -51,6 +77,12 @@ rc=$?
 cat /tmp/churn.out
 echo '# t-end'
 check "churn exited 0 ($rc)" [ $rc = 0 ]
+wait $cm
+read -r cmn cmbad < /tmp/cpumax.out
+ok=0
+[ "$cmn" -gt 0 ] && [ "$cmbad" = 0 ] && ok=1
+check "churn's cpu.max written $cmn times ($cmbad failed writes)" [ $ok = 1 ]
+rmdir $cg/ps_torture
 wait $k
 rc=$?
 cat /tmp/knob.out

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Task groups: cgroup v2 cpu.weight, nested groups, a task moved between
- * groups while it runs, and autogroup. Every policy must share the CPU by
- * the groups' weights as mainline does (see plugsched_group.c). Each test
- * takes SECONDS to measure and WARM_MS of running before (o1's sleep
- * bonus first has to learn that a hog forked by a sleeper is a hog: one
- * with an eighth of a CPU takes 5 s to run off a full sleep average).
+ * groups while it runs, cpu.max bandwidth, and autogroup. Every policy must
+ * share the CPU by the groups' weights and hold their limits as mainline
+ * does (see plugsched_group.c). Each test takes SECONDS to measure and
+ * WARM_MS of running before (o1's sleep bonus first has to learn that a
+ * hog forked by a sleeper is a hog: one with an eighth of a CPU takes 5 s
+ * to run off a full sleep average).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -237,9 +238,184 @@ static int test_autogroup(int argc, char **argv)
 	return 0;
 }
 
+/* A number of @path's cpu.stat ("usage_usec", "nr_throttled", ...). */
+static long long cg_stat(const char *path, const char *key)
+{
+	char file[300], buf[1024], *s;
+	size_t len = strlen(key);
+
+	snprintf(file, sizeof(file), CG_ROOT "/%s/cpu.stat", path);
+	if (read_file(file, buf, sizeof(buf)) <= 0)
+		ksft_exit_fail_msg("cannot read %s\n", file);
+	for (s = buf; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, key, len) && s[len] == ' ')
+			return atoll(s + len + 1);
+	ksft_exit_fail_msg("no %s in %s\n", key, file);
+	return -1;
+}
+
+static void cg_set_max(const char *path, const char *val)
+{
+	char file[300];
+
+	snprintf(file, sizeof(file), CG_ROOT "/%s/cpu.max", path);
+	if (write_file(file, val, strlen(val)))
+		ksft_exit_fail_msg("%s = %s: %s (CONFIG_CFS_BANDWIDTH?)\n", file, val,
+				   strerror(errno));
+}
+
+static void sleep_until(uint64_t t)
+{
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
+
+	if (t > now)
+		usleep((t - now) / 1000);
+}
+
+/* The CPU time @pid has had, in ns (/proc/PID/schedstat), or -1. */
+static long long task_cpu_ns(pid_t pid)
+{
+	char path[64], buf[128];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoll(buf);
+}
+
+/*
+ * cpumax SECONDS [QUOTA_US [PERIOD_US]]: a group with cpu.max QUOTA_US
+ * PERIOD_US (20000 100000) runs max(4, CPUs) hogs, none pinned. Over
+ * SECONDS its usage (cpu.stat) is QUOTA / PERIOD of one CPU within 2
+ * percentage points, and most periods throttled. Then one hog is moved out
+ * to the root group, throttled or not: 0.3 s after, 1 s of it runs 0.7 of
+ * a CPU or more (the group's 0.2 may share its CPU). Then "max" releases
+ * the group at once: 0.3 s after the write, 1 s of it uses 80% of
+ * min(hogs left, CPUs - 1) CPUs (the moved hog keeps one: in the root
+ * group it weighs 1024 against the group's 100); every hog finishes. The error budget of the
+ * first: each CPU may hold a bandwidth slice (5 ms) and overrun by a tick
+ * (4 ms at HZ=250) when the window opens, (4 x 9 ms) / 10 s = 0.36 pp.
+ */
+static int test_cpumax(int argc, char **argv)
+{
+	static const char *const groups[] = { "ps_max" };
+	int secs = argc ? atoi(argv[0]) : 10, ncpu = nr_cpus(), bad;
+	long quota = argc > 1 ? atol(argv[1]) : 20000, period = argc > 2 ? atol(argv[2]) : 100000;
+	int n = ncpu > 4 ? ncpu : 4, busy = n - 1 < ncpu - 1 ? n - 1 : ncpu - 1;
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 1500 * MSEC, mid, end;
+	long long u0, u1, u2, u3, p0, p1, t0, t1, th_us, m0, m1;
+	double share, want = (double)quota / period, released, moved;
+	pid_t pids[MAX_HOGS];
+	char val[64];
+
+	ksft_set_plan(4);
+	if (n > MAX_HOGS)
+		ksft_exit_fail_msg("too many CPUs for MAX_HOGS\n");
+	mid = start + secs * 1000 * MSEC;
+	end = mid + 2800 * MSEC;
+	cg_setup();
+	cg_make("ps_max", 100, 0);
+	snprintf(val, sizeof(val), "%ld %ld", quota, period);
+	cg_set_max("ps_max", val);
+	spawn_group(pids, 0, n, "ps_max", start, end);
+	sleep_until(start);
+	u0 = cg_stat("ps_max", "usage_usec");
+	p0 = cg_stat("ps_max", "nr_periods");
+	t0 = cg_stat("ps_max", "nr_throttled");
+	th_us = cg_stat("ps_max", "throttled_usec");
+	sleep_until(mid);
+	u1 = cg_stat("ps_max", "usage_usec");
+	p1 = cg_stat("ps_max", "nr_periods");
+	t1 = cg_stat("ps_max", "nr_throttled");
+	th_us = cg_stat("ps_max", "throttled_usec") - th_us;
+	cg_move(".", pids[0]);
+	sleep_until(mid + 300 * MSEC);
+	m0 = task_cpu_ns(pids[0]);
+	sleep_until(mid + 1300 * MSEC);
+	m1 = task_cpu_ns(pids[0]);
+	cg_set_max("ps_max", "max");
+	sleep_until(mid + 1600 * MSEC);
+	u2 = cg_stat("ps_max", "usage_usec");
+	sleep_until(mid + 2600 * MSEC);
+	u3 = cg_stat("ps_max", "usage_usec");
+	bad = reap_all(pids, n);
+	cg_remove(groups, 1);
+
+	share = (double)(u1 - u0) / (secs * 1e6);
+	moved = (m0 < 0 || m1 < 0) ? 0 : (double)(m1 - m0) / 1e9;
+	released = (double)(u3 - u2) / 1e6;
+	ksft_test_result(share >= want - 0.02 && share <= want + 0.02 && t1 - t0 >= (p1 - p0) / 2 &&
+			 th_us > 0,
+			 "cpu.max %s with %d hogs on %d CPUs under %s: %.3f of a CPU (%.2f +- 0.02), throttled in %lld of %lld periods, %.2f s\n",
+			 val, n, ncpu, active_policy(), share, want, t1 - t0, p1 - p0, th_us / 1e6);
+	ksft_test_result(moved >= 0.7,
+			 "cpu.max: a hog moved out of the limited group ran %.2f of a CPU in 1 s (>= 0.7)\n",
+			 moved);
+	ksft_test_result(released >= 0.8 * busy,
+			 "cpu.max max: 0.3 s later the group used %.2f of %d CPUs in 1 s (>= 80%%)\n",
+			 released, busy);
+	ksft_test_result(!bad, "every hog finished (%d failed)\n", bad);
+	return 0;
+}
+
+/*
+ * cpumaxnested SECONDS: hierarchical limits. ps_nest has cpu.max 20000
+ * 100000 and two children: a, unlimited, and b, with 5000 100000, each
+ * with max(2, CPUs / 2) hogs. Over SECONDS the parent uses 0.20 of a CPU
+ * within 2 pp (the children's runtime comes out of its own), b at most
+ * 0.05 + 0.01 and some (>= 0.01: the parent's limit starves neither
+ * child); every hog finishes.
+ */
+static int test_cpumaxnested(int argc, char **argv)
+{
+	static const char *const groups[] = { "ps_nest", "ps_nest/a", "ps_nest/b" };
+	int secs = argc ? atoi(argv[0]) : 10, ncpu = nr_cpus(), half = ncpu > 4 ? ncpu / 2 : 2;
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 1500 * MSEC, end;
+	long long u0, u1, b0, b1;
+	double share, bshare;
+	pid_t pids[MAX_HOGS];
+	int bad;
+
+	ksft_set_plan(3);
+	if (2 * half > MAX_HOGS)
+		ksft_exit_fail_msg("too many CPUs for MAX_HOGS\n");
+	end = start + secs * 1000 * MSEC + 200 * MSEC;
+	cg_setup();
+	cg_make("ps_nest", 100, 1);
+	cg_make("ps_nest/a", 100, 0);
+	cg_make("ps_nest/b", 100, 0);
+	cg_set_max("ps_nest", "20000 100000");
+	cg_set_max("ps_nest/b", "5000 100000");
+	spawn_group(pids, 0, half, "ps_nest/a", start, end);
+	spawn_group(pids, half, 2 * half, "ps_nest/b", start, end);
+	sleep_until(start);
+	u0 = cg_stat("ps_nest", "usage_usec");
+	b0 = cg_stat("ps_nest/b", "usage_usec");
+	sleep_until(start + secs * 1000 * MSEC);
+	u1 = cg_stat("ps_nest", "usage_usec");
+	b1 = cg_stat("ps_nest/b", "usage_usec");
+	bad = reap_all(pids, 2 * half);
+	cg_remove(groups, 3);
+
+	share = (double)(u1 - u0) / (secs * 1e6);
+	bshare = (double)(b1 - b0) / (secs * 1e6);
+	ksft_test_result(share >= 0.18 && share <= 0.22,
+			 "nested cpu.max under %s: the parent used %.3f of a CPU (0.20 +- 0.02)\n",
+			 active_policy(), share);
+	ksft_test_result(bshare >= 0.01 && bshare <= 0.06,
+			 "nested cpu.max: the child limited to 0.05 used %.3f (0.01 .. 0.06)\n",
+			 bshare);
+	ksft_test_result(!bad, "every hog finished (%d failed)\n", bad);
+	return 0;
+}
+
 PLUGSCHED_TEST("cpuweight", test_cpuweight, "[SECONDS [WARM_MS [MIN_RATIO [MAX_RATIO]]]]",
 	       "cgroup cpu.weight 400 : 100, hogs moved between groups: CPU time 4 : 1");
 PLUGSCHED_TEST("cpunested", test_cpunested, "[SECONDS [WARM_MS]]",
 	       "nested cgroups share by their weights at each level");
+PLUGSCHED_TEST("cpumax", test_cpumax, "[SECONDS [QUOTA_US [PERIOD_US]]]",
+	       "cgroup cpu.max: a limited group's hogs get its quota, \"max\" frees them");
+PLUGSCHED_TEST("cpumaxnested", test_cpumaxnested, "[SECONDS]",
+	       "nested cgroup cpu.max: a parent's limit holds its children, a child's its own");
 PLUGSCHED_TEST("autogroup", test_autogroup, "[SECONDS [WARM_MS]]",
 	       "autogroup: a session's one hog gets half a CPU beside a session of 4");

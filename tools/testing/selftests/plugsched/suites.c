@@ -57,6 +57,8 @@ static const struct plugsched_suite_entry eevdf[] = {
 	{ NULL, "setattr" },
 	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
+	{ NULL, "cpumax 6" },
+	{ NULL, "cpumaxnested 6" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -84,6 +86,8 @@ static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "setattr" },
 	{ NULL, "cpuweight 4 10000" },
 	{ NULL, "cpunested 4 10000" },
+	{ NULL, "cpumax 6" },
+	{ NULL, "cpumaxnested 6" },
 	{ NULL, "autogroup 4 10000" },
 	{ NULL, "util" },
 };
@@ -129,6 +133,8 @@ static const struct plugsched_suite_entry cfs[] = {
 	{ NULL, "setattr" },
 	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
+	{ NULL, "cpumax 6" },
+	{ NULL, "cpumaxnested 6" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -183,6 +189,8 @@ static const struct plugsched_suite_entry sd[] = {
 	 */
 	{ NULL, "cpuweight 4 0 3.4" },
 	{ NULL, "cpunested 4" },
+	{ NULL, "cpumax 6" },
+	{ NULL, "cpumaxnested 6" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -230,6 +238,8 @@ static const struct plugsched_suite_entry zaphod[] = {
 	 */
 	{ NULL, "cpuweight 8 2000 3.6 4.6" },
 	{ NULL, "cpunested 4" },
+	{ NULL, "cpumax 6" },
+	{ NULL, "cpumaxnested 6" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -256,6 +266,8 @@ static const struct plugsched_suite_entry numa[] = {
 	{ NULL, "setattr" },
 	{ NULL, "cpuweight 4 10000" },
 	{ NULL, "cpunested 4 10000" },
+	{ NULL, "cpumax 6" },
+	{ NULL, "cpumaxnested 6" },
 	{ NULL, "autogroup 4 10000" },
 	{ NULL, "util" },
 };
@@ -276,6 +288,8 @@ static const struct plugsched_suite_entry generic[] = {
 	{ NULL, "setattr" },
 	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
+	{ NULL, "cpumax 6" },
+	{ NULL, "cpumaxnested 6" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
