@@ -378,16 +378,25 @@ static inline struct task_struct *plugsched_priv_task(void *priv)
 	return container_of(priv, struct task_struct, plugsched.priv);
 }
 
+/*
+ * In p->plugsched.flags: @p is in a cgroup with cpu.idle set, at some
+ * level. The core sets it when @p joins the policy (and requeues its
+ * queued tasks when cpu.idle is written), so that it holds from a task's
+ * enqueue to its dequeue.
+ */
+#define PLUGSCHED_TF_GROUP_IDLE	0x2000
+
 /**
- * plugsched_task_is_idle - whether @p has the SCHED_IDLE policy
+ * plugsched_task_is_idle - whether @p is an idle task for the policy
  * @p:		the task
  *
- * Return: true for a SCHED_IDLE task, which only runs when nothing else
- * of the policy is runnable on its CPU.
+ * Return: true for a SCHED_IDLE task, or one in a cgroup with cpu.idle
+ * set (mainline's idle group entity, flattened), which only runs when
+ * nothing else of the policy is runnable on its CPU.
  */
 static inline bool plugsched_task_is_idle(const struct task_struct *p)
 {
-	return p->policy == SCHED_IDLE;
+	return p->policy == SCHED_IDLE || (p->plugsched.flags & PLUGSCHED_TF_GROUP_IDLE);
 }
 
 /**

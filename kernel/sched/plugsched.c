@@ -493,6 +493,7 @@ void plugsched_queue(struct rq *rq, struct task_struct *p, unsigned int pflags,
 	struct plugsched_rq *prq = &rq->plug;
 	bool moved;
 
+	plugsched_set_group_idle(p);
 	if (!plugsched_rq_bypass(prq))
 		plugsched_home_enqueue(plugsched_cur_ops, p, cpu_of(rq));
 

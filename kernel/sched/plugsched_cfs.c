@@ -72,6 +72,7 @@ struct pcfs_task {
 	struct rb_node	node;		/* in the timeline; cleared when not */
 	u64		vruntime;
 	int		vcpu;		/* CPU whose min_vruntime @vruntime is on */
+	u32		weight;		/* weight @vruntime's distance was run at */
 };
 
 struct pcfs_rq {
@@ -182,6 +183,36 @@ static u64 pcfs_place_migrated(u64 vruntime, u64 min_vruntime, u64 wakeup_gran)
 }
 
 /*
+ * A task's weight changed (its group's shares, cpu.idle, or how many tasks
+ * share them): its distance from min_vruntime, lead or credit, was run at
+ * the old weight. Scale it by old / new, as mainline's reweight_entity()
+ * scales lag, so that it stands for the same CPU time: a hog of a cpu.idle
+ * group that ran one tick at weight 3 leads by a third of a second; back at
+ * weight 1024 that is a millisecond, not a third of a second of waiting.
+ */
+static u64 pcfs_rescale(u64 vruntime, u64 min_vruntime, u32 old_w, u32 new_w)
+{
+	s64 key = pcfs_key_diff(vruntime, min_vruntime);
+	u64 d;
+
+	if (!old_w || !new_w || old_w == new_w)
+		return vruntime;
+	d = mul_u64_u32_div(key < 0 ? -(u64)key : key, old_w, new_w);
+	return key < 0 ? min_vruntime - d : min_vruntime + d;
+}
+
+static void pcfs_reweight(struct pcfs_rq *crq, struct task_struct *p)
+{
+	struct pcfs_task *pt = pcfs_task(p);
+	u32 w = plugsched_task_weight(p);
+
+	if (likely(pt->weight == w))
+		return;
+	pt->vruntime = pcfs_rescale(pt->vruntime, crq->min_vruntime, pt->weight, w);
+	pt->weight = w;
+}
+
+/*
  * The scheduling period: one latency, stretched so that each of @nr tasks
  * runs at least one granularity.
  */
@@ -237,6 +268,7 @@ static void pcfs_task_init(struct task_struct *p)
 	RB_CLEAR_NODE(&pt->node);
 	pt->vruntime = 0;
 	pt->vcpu = PCFS_VCPU_OFFSET;
+	pt->weight = 0;
 	p->plugsched.slice = READ_ONCE(sysctl_pcfs_granularity);
 }
 
@@ -279,6 +311,7 @@ static void pcfs_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 	struct pcfs_task *pt = pcfs_task(p);
 
 	pcfs_renormalise(prq, crq, pt);
+	pcfs_reweight(crq, p);
 	/* Held off by cpu.max, it waited as a sleeper does (fair: a wakeup). */
 	if (flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_UNTHROTTLE))
 		pt->vruntime = pcfs_place_sleeper(pt->vruntime, crq->min_vruntime,
@@ -351,6 +384,7 @@ static void pcfs_charge(struct plugsched_rq *prq, struct task_struct *p, u64 del
 	/* Only a task off the tree may change its key. */
 	if (pcfs_on_tree(pt))
 		return;
+	pcfs_reweight(crq, p);
 	pt->vruntime += plugsched_scale_delta(p, delta);
 	if (crq->curr == p)
 		pcfs_update_min(crq);

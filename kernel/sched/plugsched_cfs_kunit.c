@@ -49,6 +49,23 @@ static void pcfs_test_vslice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pcfs_period(4, 20 * MS, 6 * MS), 24 * MS);
 }
 
+static void pcfs_test_rescale(struct kunit *test)
+{
+	u64 min = 1000 * MS;
+
+	/* An idle group's hog 300 ms ahead at weight 3: 0.88 ms at 1024. */
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min + 300 * MS, min, 3, 1024), min + 878906);
+	/* Lighter: the same lead is worth more virtual time. */
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min + MS, min, 1024, 256), min + 4 * MS);
+	/* Credit (behind min_vruntime) scales the same way. */
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min - 4 * MS, min, 256, 1024), min - MS);
+	/* Unchanged, or new to the policy (weight 0): as it is. */
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min + 5, min, 1024, 1024), min + 5);
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min + 5, min, 0, 1024), min + 5);
+	/* Across the u64 wrap. */
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(2 * MS, -(u64)(2 * MS), 1024, 512), 6 * MS);
+}
+
 /* The core's nice-0 scaling with inverse weights (prio_to_wmult). */
 static void pcfs_test_scale_delta(struct kunit *test)
 {
@@ -142,6 +159,7 @@ static struct kunit_case plugsched_cfs_test_cases[] = {
 	KUNIT_CASE(pcfs_test_place_sleeper),
 	KUNIT_CASE(pcfs_test_place_migrated),
 	KUNIT_CASE(pcfs_test_vslice),
+	KUNIT_CASE(pcfs_test_rescale),
 	KUNIT_CASE(pcfs_test_scale_delta),
 	KUNIT_CASE(pcfs_test_tree_cost),
 	{}

@@ -111,6 +111,81 @@ unsigned long __plugsched_group_weight(struct task_struct *p)
 	return clamp_t(u64, w, 1, U32_MAX);
 }
 
+/* @tg is @p_tg or one of its ancestors. */
+static bool plugsched_tg_within(struct task_group *p_tg, struct task_group *tg)
+{
+	for (; p_tg; p_tg = p_tg->parent)
+		if (p_tg == tg)
+			return true;
+	return false;
+}
+
+/* As sched_move_task(): @p leaves and joins the policy, running or not. */
+static void plugsched_requeue(struct rq *rq, struct task_struct *p)
+{
+	bool running = task_current(rq, p);
+
+	dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	if (running)
+		put_prev_task(rq, p);
+	enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+	if (running)
+		set_next_task(rq, p);
+	resched_curr(rq);
+}
+
+/* Requeue @p if it is in @tg and its groups now say otherwise of idleness. */
+static void plugsched_idle_requeue(struct rq *rq, struct task_struct *p, struct task_group *tg)
+{
+	bool idle = plugsched_tg_idle(task_group(p));
+
+	if (idle != !!(p->plugsched.flags & PLUGSCHED_TF_GROUP_IDLE) &&
+	    plugsched_tg_within(task_group(p), tg))
+		plugsched_requeue(rq, p);
+}
+
+/**
+ * plugsched_group_idle_changed - a group's cpu.idle was written
+ * @tg:		the group; its shares are set already (an idle group's are
+ *		mainline's minimum, WEIGHT_IDLEPRIO)
+ *
+ * Called by sched_group_set_idle(), no runqueue locked. Each plugged task
+ * queued in @tg or below it whose idleness changed is queued again on its
+ * CPU, so that from now on the policy treats it as a SCHED_IDLE task, or
+ * no longer does; parked and sleeping ones read cpu.idle when they are
+ * next queued. A cpu.idle write walks each CPU's queued plugged tasks
+ * once.
+ */
+void plugsched_group_idle_changed(struct task_group *tg)
+{
+	int cpu;
+
+	/*
+	 * Under eevdf nothing to do; a switch starting after this reads the
+	 * new cpu.idle as it queues each task.
+	 */
+	if (!plugsched_enabled() || plugsched_breaks(PLUGSCHED_BREAK_GROUP_IDLE))
+		return;
+	for_each_possible_cpu(cpu) {
+		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
+		struct rq *rq = cpu_rq(cpu);
+		struct task_struct *p, *n;
+		struct rq_flags rf;
+
+		rq_lock_irqsave(rq, &rf);
+		update_rq_clock(rq);
+		/*
+		 * A requeued task goes to the tail of one of the two lists,
+		 * where it is met again and left alone: its flag agrees now.
+		 */
+		list_for_each_entry_safe(p, n, &prq->runnable, plugsched.runnable_node)
+			plugsched_idle_requeue(rq, p, tg);
+		list_for_each_entry_safe(p, n, &prq->runnable_idle, plugsched.runnable_node)
+			plugsched_idle_requeue(rq, p, tg);
+		rq_unlock_irqrestore(rq, &rf);
+	}
+}
+
 #ifdef CONFIG_CFS_BANDWIDTH
 /*
  * cgroup cpu.max. A plugged task charges its run time to its group's

@@ -37,6 +37,7 @@
 #define PLUGSCHED_TF_PARKED	0x0800
 /* Left the parked list by a save (group move, class change): kick at restore. */
 #define PLUGSCHED_TF_UNPARKED	0x1000
+/* PLUGSCHED_TF_GROUP_IDLE 0x2000: in linux/plugsched.h, for the policies. */
 
 /*
  * The active policy; NULL while mainline EEVDF owns normal tasks. It only
@@ -64,6 +65,7 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_NUMA_SCAN,	/* the tick starts no NUMA scan */
 	PLUGSCHED_BREAK_UTIL,		/* cpu_util() sees no plugged task */
 	PLUGSCHED_BREAK_BANDWIDTH,	/* no run time is charged to cpu.max */
+	PLUGSCHED_BREAK_GROUP_IDLE,	/* a cpu.idle write requeues nobody */
 	PLUGSCHED_NR_BREAKS,
 };
 
@@ -134,7 +136,26 @@ static inline unsigned long plugsched_group_weight(struct task_struct *p)
 		return __plugsched_group_weight(p);
 	return plugsched_load_weight(p);
 }
+
+/* A level of @tg's path to the root has cpu.idle set. */
+static inline bool plugsched_tg_idle(struct task_group *tg)
+{
+	for (; tg != &root_task_group; tg = tg->parent)
+		if (READ_ONCE(tg->idle) > 0)
+			return true;
+	return false;
+}
+
+/* @p joins the policy: whether it is idle by its groups, until it leaves. */
+static inline void plugsched_set_group_idle(struct task_struct *p)
+{
+	bool idle = plugsched_task_grouped(p) && plugsched_tg_idle(task_group(p));
+
+	if (unlikely(idle != !!(p->plugsched.flags & PLUGSCHED_TF_GROUP_IDLE)))
+		p->plugsched.flags ^= PLUGSCHED_TF_GROUP_IDLE;
+}
 #else
+static inline void plugsched_set_group_idle(struct task_struct *p) { }
 static inline void plugsched_group_enqueue(struct task_struct *p) { }
 static inline void plugsched_group_dequeue(struct task_struct *p) { }
 static inline unsigned long plugsched_group_weight(struct task_struct *p)

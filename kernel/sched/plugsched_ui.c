@@ -514,6 +514,7 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_NUMA_SCAN]	= "numa_scan",
 	[PLUGSCHED_BREAK_UTIL]		= "util",
 	[PLUGSCHED_BREAK_BANDWIDTH]	= "bandwidth",
+	[PLUGSCHED_BREAK_GROUP_IDLE]	= "group_idle",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */

@@ -60,6 +60,7 @@ static const struct plugsched_suite_entry eevdf[] = {
 	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
+	{ NULL, "cpuidle 4" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -89,6 +90,7 @@ static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "cpunested 4 10000" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
+	{ NULL, "cpuidle 4" },
 	{ NULL, "autogroup 4 10000" },
 	{ NULL, "util" },
 };
@@ -136,6 +138,7 @@ static const struct plugsched_suite_entry cfs[] = {
 	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
+	{ NULL, "cpuidle 4" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -192,6 +195,7 @@ static const struct plugsched_suite_entry sd[] = {
 	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
+	{ NULL, "cpuidle 4" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -241,6 +245,7 @@ static const struct plugsched_suite_entry zaphod[] = {
 	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
+	{ NULL, "cpuidle 4" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
@@ -269,6 +274,7 @@ static const struct plugsched_suite_entry numa[] = {
 	{ NULL, "cpunested 4 10000" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
+	{ NULL, "cpuidle 4" },
 	{ NULL, "autogroup 4 10000" },
 	{ NULL, "util" },
 };
@@ -291,6 +297,7 @@ static const struct plugsched_suite_entry generic[] = {
 	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
+	{ NULL, "cpuidle 4" },
 	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
