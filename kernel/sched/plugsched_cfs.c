@@ -17,6 +17,7 @@
  * more than sched_granularity_ns of virtual runtime; on wakeup when the woken
  * task is more than sched_wakeup_granularity_ns behind the running one.
  */
+#include <linux/bits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
@@ -64,6 +65,9 @@ static const struct plugsched_knob pcfs_knobs[] = {
 		.def	= 0,
 	},
 };
+
+/* The largest distance from min_vruntime a reweight makes (2^62 ns). */
+#define PCFS_KEY_MAX		BIT_ULL(62)
 
 /* vcpu of a task whose vruntime is an offset from any min_vruntime. */
 #define PCFS_VCPU_OFFSET	(-1)
@@ -193,11 +197,19 @@ static u64 pcfs_place_migrated(u64 vruntime, u64 min_vruntime, u64 wakeup_gran)
 static u64 pcfs_rescale(u64 vruntime, u64 min_vruntime, u32 old_w, u32 new_w)
 {
 	s64 key = pcfs_key_diff(vruntime, min_vruntime);
-	u64 d;
+	u64 d = key < 0 ? -(u64)key : key;
 
 	if (!old_w || !new_w || old_w == new_w)
 		return vruntime;
-	d = mul_u64_u32_div(key < 0 ? -(u64)key : key, old_w, new_w);
+	/*
+	 * At most PCFS_KEY_MAX either way, so that the key keeps its sign:
+	 * a task asleep for months while its CPU's min_vruntime ran on, whose
+	 * weight fell 10^5-fold meanwhile, must not wrap to the far front.
+	 */
+	if (old_w > new_w && d > div_u64(PCFS_KEY_MAX, old_w / new_w + 1))
+		d = PCFS_KEY_MAX;
+	else
+		d = min(mul_u64_u32_div(d, old_w, new_w), PCFS_KEY_MAX);
 	return key < 0 ? min_vruntime - d : min_vruntime + d;
 }
 

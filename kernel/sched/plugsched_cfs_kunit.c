@@ -64,6 +64,17 @@ static void pcfs_test_rescale(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pcfs_rescale(min + 5, min, 0, 1024), min + 5);
 	/* Across the u64 wrap. */
 	KUNIT_EXPECT_EQ(test, pcfs_rescale(2 * MS, -(u64)(2 * MS), 1024, 512), 6 * MS);
+	/*
+	 * 100 days behind, weight 88761 -> 1: far behind still, not ahead,
+	 * and no quotient past 64 bits (x86's divq would fault).
+	 */
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min - 8640000000000000ULL, min, 88761, 1),
+			min - PCFS_KEY_MAX);
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min + (1ULL << 62), min, 3, 2), min + PCFS_KEY_MAX);
+	/* Heavier: halved, below PCFS_KEY_MAX already. */
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min - S64_MAX, min, 1, 2), min - (PCFS_KEY_MAX - 1));
+	KUNIT_EXPECT_EQ(test, pcfs_rescale(min + (1ULL << 40), min, 1 << 20, 1 << 18),
+			min + (1ULL << 42));
 }
 
 /* The core's nice-0 scaling with inverse weights (prio_to_wmult). */
