@@ -69,16 +69,23 @@ struct plugsched_node_balance {
 
 static DEFINE_PER_CPU(struct plugsched_node_balance, plugsched_node_balance);
 
-/* Active CPUs of @node and their summed load, @p not counted. */
+/*
+ * Active CPUs of @node and their summed load, @p not counted; their plugged
+ * tasks in *@nr if @nr is not NULL.
+ */
 static unsigned int plugsched_node_sum(int node, struct task_struct *p,
-				       unsigned long *sum)
+				       unsigned long *sum, unsigned int *nr)
 {
 	unsigned int n = 0;
 	int cpu;
 
 	*sum = 0;
+	if (nr)
+		*nr = 0;
 	for_each_cpu_and(cpu, cpumask_of_node(node), cpu_active_mask) {
 		*sum += plugsched_rq_load(&cpu_rq(cpu)->plug);
+		if (nr)
+			*nr += READ_ONCE(cpu_rq(cpu)->plug.nr_running);
 		n++;
 	}
 	if (p && n && cpu_to_node(task_cpu(p)) == node && task_on_rq_queued(p))
@@ -103,7 +110,7 @@ static int plugsched_numa_exec_cpu(struct task_struct *p, int prev_cpu,
 	for_each_online_node(node) {
 		if (!cpumask_intersects(cpumask_of_node(node), p->cpus_ptr))
 			continue;
-		n = plugsched_node_sum(node, p, &sum);
+		n = plugsched_node_sum(node, p, &sum, NULL);
 		if (!n)
 			continue;
 		load = (sum + SCHED_CAPACITY_SCALE) / n;
@@ -213,7 +220,9 @@ static unsigned long plugsched_node_view(struct plugsched_rq *this, int node,
  * Within the node as plugsched_balance(). Across nodes the busiest CPU of
  * the busiest node qualifying is pulled from, tasks going home first; tasks
  * at home there count double: they move only when the nodes differ by two
- * tasks per CPU of this node or more.
+ * tasks per CPU of this node or more. An idle CPU whose node has a CPU to
+ * spare also pulls from the node with the most tasks per CPU, one of
+ * them waiting, judged by task counts (the loads are weighted).
  *
  * Return: the number of tasks pulled.
  */
@@ -223,7 +232,9 @@ int plugsched_numa_balance(struct plugsched_rq *this, bool idle,
 	int node, this_node = cpu_to_node(this->cpu), busiest_node = NUMA_NO_NODE;
 	unsigned long sum, load, this_load, max_load = 0;
 	struct plugsched_node_balance *nb = per_cpu_ptr(&plugsched_node_balance, this->cpu);
-	unsigned int n, this_n, flags = 0;
+	unsigned int n, this_n, flags = 0, nr, this_nr, wait_n = 0, wait_nr = 0;
+	int wait_node = NUMA_NO_NODE;
+	bool spare;
 	int moved;
 
 	moved = plugsched_balance_span(this, idle, cpumask_of_node(this_node), 0);
@@ -239,25 +250,47 @@ int plugsched_numa_balance(struct plugsched_rq *this, bool idle,
 	nb->nr_balances = 0;
 	nb->next = jiffies + msecs_to_jiffies(ratio * plugsched_cur_ops->idle_balance_ms);
 
-	this_n = plugsched_node_sum(this_node, NULL, &sum);
+	this_n = plugsched_node_sum(this_node, NULL, &sum, &this_nr);
 	this_load = plugsched_node_view(this, this_node, this_n ? sum / this_n : 0);
 	for_each_online_node(node) {
 		if (node == this_node)
 			continue;
-		n = plugsched_node_sum(node, NULL, &sum);
+		n = plugsched_node_sum(node, NULL, &sum, &nr);
 		load = plugsched_node_view(this, node, n ? sum / n : 0);
 		if (n && load > max_load) {
 			max_load = load;
 			busiest_node = node;
 		}
+		/* The node with the most tasks per CPU, one waiting at least. */
+		if (nr > n && (!wait_n || nr * wait_n > wait_nr * n)) {
+			wait_node = node;
+			wait_n = n;
+			wait_nr = nr;
+		}
 	}
-	if (busiest_node == NUMA_NO_NODE ||
-	    max_load * 100 <= this_load * threshold || max_load <= this_load)
+	/*
+	 * Loads are weighted: three hogs of a cgroup (341 each) on one node's
+	 * two CPUs weigh what one root hog (1024) does on the other's, and a
+	 * CPU there idled while a hog waited, or the weighted difference kept
+	 * the tasks home. An idle CPU of a node with a CPU to spare also
+	 * pulls from the node with the most tasks per CPU, one waiting, and
+	 * judges tasks at home by task counts too.
+	 */
+	spare = idle && wait_node != NUMA_NO_NODE && this_nr < this_n;
+	if (busiest_node != NUMA_NO_NODE &&
+	    max_load * 100 > this_load * threshold && max_load > this_load) {
+		if ((max_load - this_load) * max(this_n, 1U) < 2 * SCHED_CAPACITY_SCALE &&
+		    !(spare && wait_node == busiest_node &&
+		      wait_nr * this_n - this_nr * wait_n >= 2 * wait_n))
+			flags |= PLUGSCHED_BAL_KEEP_HOME;
+	} else if (spare) {
+		busiest_node = wait_node;
+		if (wait_nr * this_n - this_nr * wait_n < 2 * wait_n)
+			flags |= PLUGSCHED_BAL_KEEP_HOME;
+	} else {
 		return moved;
-	if ((max_load - this_load) * max(this_n, 1U) < 2 * SCHED_CAPACITY_SCALE)
-		flags |= PLUGSCHED_BAL_KEEP_HOME;
-	return moved + plugsched_balance_span(this, idle, cpumask_of_node(busiest_node),
-					      flags);
+	}
+	return moved + plugsched_balance_span(this, idle, cpumask_of_node(busiest_node), flags);
 }
 
 static int __init plugsched_home_late_init(void)

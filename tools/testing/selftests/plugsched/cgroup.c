@@ -314,8 +314,9 @@ static int test_cpumax(int argc, char **argv)
 	uint64_t start = now_ns(CLOCK_MONOTONIC) + 1500 * MSEC, mid, end;
 	long long u0, u1, u2, u3, p0, p1, t0, t1, th_us, m0, m1;
 	double share, want = (double)quota / period, released, moved;
+	char val[64], where[8 * MAX_HOGS] = "";
 	pid_t pids[MAX_HOGS];
-	char val[64];
+	int i, len;
 
 	ksft_set_plan(4);
 	if (n > MAX_HOGS)
@@ -345,6 +346,10 @@ static int test_cpumax(int argc, char **argv)
 	cg_set_max("ps_max", "max");
 	sleep_until(mid + 1600 * MSEC);
 	u2 = cg_stat("ps_max", "usage_usec");
+	/* Where they are half way: the moved hog first. */
+	sleep_until(mid + 2100 * MSEC);
+	for (i = 0, len = 0; i < n && len < (int)sizeof(where) - 8; i++)
+		len += snprintf(where + len, sizeof(where) - len, " %d", task_cpu_of(pids[i]));
 	sleep_until(mid + 2600 * MSEC);
 	u3 = cg_stat("ps_max", "usage_usec");
 	bad = reap_all(pids, n);
@@ -361,8 +366,8 @@ static int test_cpumax(int argc, char **argv)
 			 "cpu.max: a hog moved out of the limited group ran %.2f of a CPU in 1 s (>= 0.7)\n",
 			 moved);
 	ksft_test_result(released >= 0.8 * busy,
-			 "cpu.max max: 0.3 s later the group used %.2f of %d CPUs in 1 s (>= 80%%)\n",
-			 released, busy);
+			 "cpu.max max: 0.3 s later the group used %.2f of %d CPUs in 1 s (>= 80%%); CPUs:%s\n",
+			 released, busy, where);
 	ksft_test_result(!bad, "every hog finished (%d failed)\n", bad);
 	return 0;
 }
