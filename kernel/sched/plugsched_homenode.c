@@ -234,7 +234,7 @@ int plugsched_numa_balance(struct plugsched_rq *this, bool idle,
 	struct plugsched_node_balance *nb = per_cpu_ptr(&plugsched_node_balance, this->cpu);
 	unsigned int n, this_n, flags = 0, nr, this_nr, wait_n = 0, wait_nr = 0;
 	int wait_node = NUMA_NO_NODE;
-	bool spare;
+	bool spare, move_home;
 	int moved;
 
 	moved = plugsched_balance_span(this, idle, cpumask_of_node(this_node), 0);
@@ -277,15 +277,16 @@ int plugsched_numa_balance(struct plugsched_rq *this, bool idle,
 	 * judges tasks at home by task counts too.
 	 */
 	spare = idle && wait_node != NUMA_NO_NODE && this_nr < this_n;
+	/* Two tasks per CPU of this node more there (nr > n > this_nr here). */
+	move_home = spare && wait_nr * this_n - this_nr * wait_n >= 2 * wait_n;
 	if (busiest_node != NUMA_NO_NODE &&
 	    max_load * 100 > this_load * threshold && max_load > this_load) {
 		if ((max_load - this_load) * max(this_n, 1U) < 2 * SCHED_CAPACITY_SCALE &&
-		    !(spare && wait_node == busiest_node &&
-		      wait_nr * this_n - this_nr * wait_n >= 2 * wait_n))
+		    !(move_home && wait_node == busiest_node))
 			flags |= PLUGSCHED_BAL_KEEP_HOME;
 	} else if (spare) {
 		busiest_node = wait_node;
-		if (wait_nr * this_n - this_nr * wait_n < 2 * wait_n)
+		if (!move_home)
 			flags |= PLUGSCHED_BAL_KEEP_HOME;
 	} else {
 		return moved;
