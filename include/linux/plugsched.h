@@ -187,10 +187,10 @@ struct plugsched_knob {
  * @init:	activation: set up global state. Knobs already hold their
  *		defaults and may be adjusted (e.g. scaled by CPU count).
  *		Called before any task is handed to the policy, with the
- *		CPU hotplug lock held for reading (as @exit).
- * @exit:	deactivation: no task is queued on the policy any more.
+ *		CPU hotplug lock held for reading.
  * @init_rq:	set up the per-CPU state of @prq->cpu; called for every
- *		possible CPU before @init returns to the core.
+ *		possible CPU after @init succeeded, before any task is handed
+ *		to the policy.
  * @task_init:	give @p fresh policy state: @p is new to the policy (a new
  *		task, a task coming from another class or from another policy).
  *		@p is not queued.
@@ -229,7 +229,6 @@ struct plugsched_knob {
  * @show_task:	print @p's policy fields to /proc/PID/sched. Optional.
  * @rr_interval: the task's round-robin interval in ns, for
  *		sched_rr_get_interval(). Optional.
- * @knob_changed: @knob got a new value. Optional.
  * @count:	with CONFIG_PLUGSCHED_DEBUG, count the tasks the policy holds
  *		on @prq, checking its structures on the way (e.g. with
  *		plugsched_array_count()); return UINT_MAX for a broken one.
@@ -239,15 +238,6 @@ struct plugsched_knob {
  *		called under @prq's lock (printk is deferred) when the
  *		watchdog finds @p stalled, to tell a policy bug from a design
  *		bound. Optional.
- * @cpu_release: a higher class takes @prq's CPU: @next (RT, deadline or
- *		stop) preempts the policy's running task, or the policy
- *		queues a task behind it. Called once until @cpu_acquire.
- *		The tasks queued here wait until the policy gets the CPU
- *		back (the core's balancing has other CPUs pull them); a
- *		policy may reorder its queue here or shorten slices.
- *		Optional.
- * @cpu_acquire: the policy is asked to pick on @prq's CPU again after
- *		@cpu_release. Optional.
  * @wait_bound:	the longest a runnable task may wait on one CPU by the
  *		policy's design, in ns, among @nr runnable tasks (SCHED_IDLE
  *		ones not counted), with the knobs as they are now; 0: the
@@ -256,10 +246,10 @@ struct plugsched_knob {
  *		two ticks) at its highest over the wait. Called from the tick,
  *		without a runqueue lock: it may read knobs only. Optional.
  *
- * All callbacks but @init, @exit, @init_rq, @task_init, @knob_changed and
- * @wait_bound run with the runqueue lock of @prq held and interrupts
- * disabled; none may sleep. None may assume the policy was chosen at boot: a policy can
- * be activated and deactivated while the system runs.
+ * All callbacks but @init, @init_rq, @task_init and @wait_bound run
+ * with the runqueue lock of @prq held and interrupts disabled; none may
+ * sleep. None may assume the policy was chosen at boot: a policy can be
+ * activated and deactivated while the system runs.
  */
 struct plugsched_ops {
 	const char			*name;
@@ -274,7 +264,6 @@ struct plugsched_ops {
 	const struct plugsched_ops	*base;
 
 	int	(*init)(void);
-	void	(*exit)(void);
 	void	(*init_rq)(struct plugsched_rq *prq);
 	void	(*task_init)(struct task_struct *p);
 	void	(*fork)(struct plugsched_rq *parent_prq, struct task_struct *parent,
@@ -299,11 +288,8 @@ struct plugsched_ops {
 	int	(*balance)(struct plugsched_rq *this, bool idle);
 	void	(*show_task)(struct seq_file *m, struct task_struct *p);
 	u64	(*rr_interval)(struct task_struct *p);
-	void	(*knob_changed)(const struct plugsched_knob *knob);
 	unsigned int (*count)(struct plugsched_rq *prq);
 	void	(*dump)(struct plugsched_rq *prq, struct task_struct *p);
-	void	(*cpu_release)(struct plugsched_rq *prq, struct task_struct *next);
-	void	(*cpu_acquire)(struct plugsched_rq *prq);
 	u64	(*wait_bound)(unsigned int nr);
 };
 
@@ -329,7 +315,6 @@ struct plugsched_ops {
 u64 plugsched_clock(struct plugsched_rq *prq);
 struct task_struct *plugsched_curr(struct plugsched_rq *prq);
 void plugsched_resched(struct plugsched_rq *prq);
-struct plugsched_rq *plugsched_cpu_rq(int cpu);
 bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 			   int dst_cpu, bool idle);
 int plugsched_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
@@ -411,17 +396,6 @@ static inline int plugsched_task_home(const struct task_struct *p)
 	int home = p->plugsched.home_node;
 
 	return home != NUMA_NO_NODE ? home : cpu_to_node(task_cpu(p));
-}
-
-/**
- * plugsched_task_nice - @p's nice value
- * @p:		the task
- *
- * Return: -20..19.
- */
-static inline int plugsched_task_nice(const struct task_struct *p)
-{
-	return PRIO_TO_NICE(p->static_prio);
 }
 
 /**

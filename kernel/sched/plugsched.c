@@ -30,7 +30,7 @@ u16 plugsched_owner __read_mostly;
 atomic_t plugsched_tick_dequeued;
 
 /* /proc/sys/kernel/plugsched_relief_ms; runs it gave so far (debugfs). */
-int plugsched_relief_ms = PLUGSCHED_RELIEF_DEF_MS;
+int plugsched_relief_ms;
 atomic_t plugsched_nr_reliefs;
 
 /* Core services for policies, see <linux/plugsched.h>. */
@@ -48,11 +48,6 @@ struct task_struct *plugsched_curr(struct plugsched_rq *prq)
 void plugsched_resched(struct plugsched_rq *prq)
 {
 	resched_curr(prq_rq(prq));
-}
-
-struct plugsched_rq *plugsched_cpu_rq(int cpu)
-{
-	return &cpu_rq(cpu)->plug;
 }
 
 /* The effective weight of @p: see plugsched_group.c. */
@@ -263,9 +258,9 @@ bool plugsched_prio_less(const struct task_struct *a, const struct task_struct *
 #endif
 
 /*
- * cpu_release / cpu_acquire, as in sched_ext: a higher class took the CPU
- * while the policy had a task on it. The tasks queued here wait until the
- * policy picks again; idle CPUs are kicked at the next tick to pull them.
+ * A higher class took the CPU while the policy had a task on it. The tasks
+ * queued here wait until the policy picks again; idle CPUs are kicked at
+ * the next tick to pull them, and the watchdog's clock stops meanwhile.
  */
 void __plugsched_release(struct rq *rq, struct task_struct *next)
 {
@@ -283,8 +278,6 @@ void __plugsched_release(struct rq *rq, struct task_struct *next)
 	 */
 	if (time_before(jiffies + READ_ONCE(prq->kick_backoff), prq->next_kick))
 		WRITE_ONCE(prq->next_kick, jiffies + READ_ONCE(prq->kick_backoff));
-	if (!plugsched_rq_bypass(prq) && plugsched_cur_ops->cpu_release)
-		plugsched_cur_ops->cpu_release(prq, next);
 }
 
 /* The release's time goes to the total; the watchdog's clock runs again. */
@@ -292,20 +285,6 @@ void plugsched_end_release(struct plugsched_rq *prq)
 {
 	WRITE_ONCE(prq->released_jiffies, prq->released_jiffies + jiffies - prq->released_at);
 	WRITE_ONCE(prq->released, false);
-}
-
-/*
- * From the pick, with or without a task queued, and when a plugged task
- * starts running (it may have come back from RT as the current task);
- * also after a switch, with no policy.
- */
-static void plugsched_acquire(struct rq *rq)
-{
-	const struct plugsched_ops *ops = READ_ONCE(plugsched_cur_ops);
-
-	plugsched_end_release(&rq->plug);
-	if (ops && !plugsched_rq_bypass(&rq->plug) && ops->cpu_acquire)
-		ops->cpu_acquire(&rq->plug);
 }
 
 /*
@@ -706,7 +685,7 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 	struct task_struct *p;
 
 	if (unlikely(prq->released))
-		plugsched_acquire(rq);
+		plugsched_end_release(&rq->plug);
 	plugsched_bw_check(rq, plug_rq_curr(rq));
 	if (!prq->nr_running)
 		return NULL;
@@ -754,7 +733,7 @@ void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 	plugsched_update_util(rq);
 	plugsched_set_running(&rq->plug, true);
 	if (unlikely(rq->plug.released))
-		plugsched_acquire(rq);
+		plugsched_end_release(&rq->plug);
 	/* Whoever picked it: a run after such a wait is a relief (above). */
 	p->plugsched.flags &= ~PLUGSCHED_TF_RELIEVED;
 	if ((p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_current(rq, p) &&

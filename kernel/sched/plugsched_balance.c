@@ -516,6 +516,12 @@ void __plugsched_tick_balance(struct rq *rq)
 
 #else /* !CONFIG_SMP */
 
+/* Nothing to balance on one CPU, but the watchdog still looks at the tick. */
+void __plugsched_tick_balance(struct rq *rq)
+{
+	plugsched_tick_watch(rq);
+}
+
 bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 			   int dst_cpu, bool idle)
 {

@@ -25,10 +25,10 @@
 #include <linux/rbtree.h>
 #include <linux/seq_file.h>
 
-/* Knobs, in ns. */
-static int sysctl_pcfs_granularity = 6000000;
-static int sysctl_pcfs_wakeup_granularity = 1000000;
-static int sysctl_pcfs_latency = 20000000;
+/* Knobs, in ns: the core sets them to the table's defaults at boot and activation. */
+static int sysctl_pcfs_granularity;
+static int sysctl_pcfs_wakeup_granularity;
+static int sysctl_pcfs_latency;
 static int sysctl_pcfs_child_runs_first;
 
 static const struct plugsched_knob pcfs_knobs[] = {

@@ -21,9 +21,9 @@
 #include <linux/plugsched.h>
 #include <linux/seq_file.h>
 
-/* Knobs */
-static int numa_balance_ratio = 10;
-static int numa_threshold = 125;
+/* Knobs: the core sets them to the table's defaults at boot and activation. */
+static int numa_balance_ratio;
+static int numa_threshold;
 
 static const struct plugsched_knob numa_knobs[] = {
 	{

@@ -22,9 +22,9 @@
 #define O1_GRANULARITY_MS	10	/* round robin of interactive peers */
 #define O1_CHILD_PENALTY	95	/* a child keeps 95% of its sleep_avg */
 
-/* Knobs */
-static int o1_def_timeslice_ms = 100;
-static int o1_starvation_limit_ms = 1000;
+/* Knobs: the core sets them to the table's defaults at boot and activation. */
+static int o1_def_timeslice_ms;
+static int o1_starvation_limit_ms;
 
 static const struct plugsched_knob o1_knobs[] = {
 	{

@@ -162,15 +162,14 @@ int plugsched_validate_ops(const struct plugsched_ops *ops, char *why, size_t si
 #define PLUGSCHED_OP(name)	offsetof(struct plugsched_ops, name)
 
 static const size_t plugsched_callbacks[] __initconst = {
-	PLUGSCHED_OP(init), PLUGSCHED_OP(exit), PLUGSCHED_OP(init_rq),
+	PLUGSCHED_OP(init), PLUGSCHED_OP(init_rq),
 	PLUGSCHED_OP(task_init), PLUGSCHED_OP(fork), PLUGSCHED_OP(enqueue),
 	PLUGSCHED_OP(dequeue), PLUGSCHED_OP(pick), PLUGSCHED_OP(set_next),
 	PLUGSCHED_OP(put_prev), PLUGSCHED_OP(charge), PLUGSCHED_OP(slice_expired),
 	PLUGSCHED_OP(tick), PLUGSCHED_OP(preempt), PLUGSCHED_OP(yield),
 	PLUGSCHED_OP(prio_changed), PLUGSCHED_OP(migration_candidate),
 	PLUGSCHED_OP(select_cpu), PLUGSCHED_OP(balance), PLUGSCHED_OP(show_task),
-	PLUGSCHED_OP(rr_interval), PLUGSCHED_OP(knob_changed), PLUGSCHED_OP(count),
-	PLUGSCHED_OP(dump), PLUGSCHED_OP(cpu_release), PLUGSCHED_OP(cpu_acquire),
+	PLUGSCHED_OP(rr_interval), PLUGSCHED_OP(count), PLUGSCHED_OP(dump),
 	PLUGSCHED_OP(wait_bound),
 };
 

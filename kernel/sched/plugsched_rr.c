@@ -11,7 +11,8 @@
 #include <linux/percpu.h>
 #include <linux/plugsched.h>
 
-static int rr_slice_ms = 10;
+/* Knobs: the core sets them to the table's defaults at boot and activation. */
+static int rr_slice_ms;
 
 static const struct plugsched_knob rr_knobs[] = {
 	{

@@ -37,9 +37,9 @@
 #define SD_MOVED		1
 #define SD_PULLED		2
 
-/* Knobs */
-static int sd_rr_interval_ms = SD_RR_BASE_MS;
-static int sd_interactive = 1;
+/* Knobs: the core sets them to the table's defaults at boot and activation. */
+static int sd_rr_interval_ms;
+static int sd_interactive;
 
 static const struct plugsched_knob sd_knobs[] = {
 	{

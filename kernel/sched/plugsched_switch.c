@@ -33,7 +33,7 @@ bool plugsched_bypassing __read_mostly = true;
 DEFINE_MUTEX(plugsched_switch_mutex);
 
 /* /proc/sys/kernel/plugsched_watchdog_ms: the longest wait of a plugged task. */
-int plugsched_watchdog_ms = 30000;
+int plugsched_watchdog_ms;
 
 /* The phase, and what /sys/kernel/plugsched shows of it. */
 static DEFINE_SPINLOCK(plugsched_state_lock);
@@ -483,7 +483,6 @@ static unsigned int plugsched_move_until_empty(const struct sched_class *class,
  */
 static unsigned int plugsched_leave(void)
 {
-	const struct plugsched_ops *ops = plugsched_cur_ops;
 	unsigned int moved;
 
 	plugsched_set_phase(PLUGSCHED_PHASE_DISABLING, NULL);
@@ -501,11 +500,6 @@ static unsigned int plugsched_leave(void)
 	/* Class hooks and the tick run with interrupts off: let them finish. */
 	kick_all_cpus_sync();
 	WRITE_ONCE(plugsched_cur_ops, NULL);
-	if (ops->exit) {
-		/* task_fork_plug() may still hold a snapshot of @ops. */
-		kick_all_cpus_sync();
-		ops->exit();
-	}
 	return moved;
 }
 

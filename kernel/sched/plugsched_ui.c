@@ -100,10 +100,6 @@ static int plugsched_knob_handler(const struct ctl_table *table, int write,
 	WRITE_ONCE(*knob->value, val);
 	if (knob == &plugsched_watchdog_knob)
 		plugsched_watchdog_kick();
-	else if (knob != &plugsched_relief_knob && plugsched_cur_ops &&
-		 !READ_ONCE(plugsched_bypassing) &&
-		 plugsched_cur_ops->knob_changed)
-		plugsched_cur_ops->knob_changed(knob);
 	mutex_unlock(&plugsched_mutex);
 	/*
 	 * The test of a fall back whose knobs go while a writer the policy
@@ -214,9 +210,15 @@ void __init plugsched_init(void)
 {
 	const char *name = CONFIG_PLUGSCHED_DEFAULT_NAME;
 	const struct plugsched_ops *ops;
+	unsigned int i;
 	int cpu;
 
 	plugsched_register_all();
+	/* Every knob holds its default from here on: the tables are the one source. */
+	WRITE_ONCE(plugsched_watchdog_ms, plugsched_watchdog_knob.def);
+	WRITE_ONCE(plugsched_relief_ms, plugsched_relief_knob.def);
+	for (i = 0; (ops = plugsched_policy(i)); i++)
+		plugsched_knobs_reset(ops);
 	plugsched_tasks_init();
 
 	for_each_possible_cpu(cpu) {
@@ -336,6 +338,7 @@ static ssize_t knobs_show(struct kobject *kobj, struct kobj_attribute *attr,
 	int len;
 
 	len = plugsched_knob_show(buf, 0, &plugsched_watchdog_knob);
+	len += plugsched_knob_show(buf, len, &plugsched_relief_knob);
 	/* Knob tables are static: they outlive a switch. */
 	ops = READ_ONCE(plugsched_cur_ops);
 	for (i = 0; ops && i < plugsched_nr_knobs(ops); i++)
@@ -437,7 +440,7 @@ DEFINE_SHOW_STORE_ATTRIBUTE(plug_server);
 
 /*
  * /sys/kernel/debug/sched/plug_released: per CPU, how often a higher class
- * took it from the policy (cpu_release), for how long in all, and whether
+ * took it from the policy, for how long in all, and whether
  * it is released now.
  */
 static int plug_released_show(struct seq_file *m, void *v)

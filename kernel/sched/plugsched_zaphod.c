@@ -50,15 +50,15 @@ enum { ZAPHOD_PB, ZAPHOD_EB };
 
 static const char * const zaphod_modes[] = { "pb", "eb", NULL };
 
-/* Knobs */
-static int zaphod_time_slice_ms = 100;
-static int zaphod_promotion_ms = 255;
-static int zaphod_max_ia_bonus = 9;
-static int zaphod_initial_ia_bonus = 1;
-static int zaphod_ia_threshold = 800;
-static int zaphod_cpu_hog_threshold = 900;
-static int zaphod_max_tpt_bonus = 4;
-static int zaphod_mode = ZAPHOD_PB;
+/* Knobs: the core sets them to the table's defaults at boot and activation. */
+static int zaphod_time_slice_ms;
+static int zaphod_promotion_ms;
+static int zaphod_max_ia_bonus;
+static int zaphod_initial_ia_bonus;
+static int zaphod_ia_threshold;
+static int zaphod_cpu_hog_threshold;
+static int zaphod_max_tpt_bonus;
+static int zaphod_mode;
 
 static const struct plugsched_knob zaphod_knobs[] = {
 	{

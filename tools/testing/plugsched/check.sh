@@ -20,12 +20,16 @@ out=$(perl "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse --show-types
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
 report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on the new files"
 
-# vmlinux.lds.h is a linker script, where checkpatch reads "*(__x)" as C:
-# that one CHECK is dropped for lines of that file only.
-out=$(for p in $(grep -v '^#' patches/series); do
+# Every patch of the series as make patches writes it (out/patches, made
+# by make kernel), with its commit message. vmlinux.lds.h is a linker
+# script, where checkpatch reads "*(__x)" as C: that one CHECK is dropped
+# for lines of that file only.
+pdir=$TOP/out/patches
+npatch=$(ls "$pdir"/0*.patch 2>/dev/null | wc -l)
+out=$(for p in "$pdir"/0*.patch; do
 	# (outside any git work tree: inside one checkpatch misreads patches)
 	(cd / && perl "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse \
-		--ignore FILE_PATH_CHANGES,GIT_COMMIT_ID "$TOP/patches/$p" 2>&1) |
+		--ignore FILE_PATH_CHANGES,GIT_COMMIT_ID "$p" 2>&1) |
 		grep -E "ERROR|WARNING|CHECK" || true
 done | python3 -c '
 import re, sys
@@ -43,7 +47,22 @@ for line in sys.stdin:
     sys.stdout.write(line)
 ')
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
-report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on patches/"
+report "$([ -z "$out" ] && [ "$npatch" -gt 0 ] && echo 0 || echo 1)" \
+	"checkpatch --strict on the $npatch patches of out/patches"
+
+# The series must add every file of the overlay: one left out of
+# patches/series fails make patches, with its name (negative control).
+bad=$B/series-dropped
+grep -v -x -F "$(printf '\tkernel/sched/plugsched_group.c')" patches/series > "$bad"
+rc=0
+out=$(PLUGSCHED_SERIES=$bad "$TOP/tools/testing/plugsched/patches.sh" --check 2>&1) || rc=$?
+echo "$out" | head -3 | sed 's/^/# /'
+report "$([ $rc != 0 ] && echo "$out" | grep -q 'plugsched_group.c is in no entry' && echo 0 || echo 1)" \
+	"make patches fails, naming the file, when patches/series leaves one out"
+rc=0
+out=$("$TOP/tools/testing/plugsched/patches.sh" --check 2>&1) || rc=$?
+[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
+report $rc "patches/series adds every file of the overlay exactly once"
 
 # The core names no policy (issue 17): policies are the files that are not
 # the core's, and the core's files neither call one by its symbols nor by
@@ -60,6 +79,19 @@ for f in kernel/sched/plugsched_*.c; do
 done
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
 report "$([ -z "$out" ] && echo 0 || echo 1)" "no policy is named in the core's files"
+
+# README's Layout names every file of the kernel side (kernel/sched/,
+# include/linux/) and no file that is gone.
+out=$(cd "$TOP" && {
+	for f in include/linux/plugsched*.h kernel/sched/plugsched*.[ch]; do
+		case $f in *_kunit.c) continue ;; esac
+		grep -q "^    $f " README || echo "README's Layout lacks $f"
+	done
+	sed -n '/^Layout$/,/^[A-Z][a-z].*$/p' README | grep -o -E '(include|kernel)/[a-z/_]+\.[ch]' |
+		while read -r f; do [ -f "$f" ] || echo "README's Layout names $f, which is gone"; done
+})
+[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+report "$([ -z "$out" ] && echo 0 || echo 1)" "README's Layout matches the files"
 
 # The guest scripts, run by busybox sh: POSIX sh, shellcheck clean.
 out=$(cd "$TOP/tools/testing/plugsched/guest" && shellcheck -s sh -x --source-path=SCRIPTDIR ./*.sh 2>&1)
@@ -86,11 +118,10 @@ done
 ours=$(python3 - "$sparse_out" <<'PY'
 import re, subprocess, sys
 added = {}
-for p in open("patches/series").read().split():
-    if p.startswith("#"):
-        continue
+# the series as one diff: line numbers of the final tree
+for p in ["out/plugsched-6.12.patch"]:
     cur = None
-    for line in open("patches/" + p):
+    for line in open(p):
         m = re.match(r"\+\+\+ b/(.*)", line)
         if m:
             cur = m.group(1); continue
@@ -181,20 +212,28 @@ subset() { # name fragment-lines...
 	report $ok "the patched tree compiles with $name, no plugsched symbol left undefined"
 }
 subset "CONFIG_PLUGSCHED=n" "# CONFIG_PLUGSCHED is not set"
-# The policies a user may make the default, as Kconfig offers them.
-defaults=$(awk '/^config PLUGSCHED_DEFAULT_/ { print substr($2, 19) }' "$TOP/Kconfig" |
-	grep -v -x -e EEVDF -e NAME)
+# The policies a user may build, as Kconfig offers them (a bool prompt
+# naming sched=, not a test kernel's); each alone, and the default.
+policies=$(awk '/^config PLUGSCHED_/ { c = substr($2, 11); next }
+	/^\tbool ".*\(sched=/ { p[c] = 1 } /^\tdepends on DEBUG_KERNEL/ { delete p[c] }
+	END { for (c in p) print c }' "$TOP/Kconfig" | sort)
 selects() { # POLICY: the PLUGSCHED_* options its Kconfig entry selects
 	awk -v c="config PLUGSCHED_$1" '$0 == c { f = 1; next } /^(config|choice|endchoice)/ { f = 0 }
 		f && $1 == "select" { print substr($2, 11) }' "$TOP/Kconfig"
 }
-for p in $defaults; do
+for p in $policies; do
 	frag=()
-	for q in $defaults; do
+	for q in $policies; do
 		[ $q = $p ] || selects $p | grep -q -x "$q" || frag+=("# CONFIG_PLUGSCHED_$q is not set")
 	done
-	subset "only CONFIG_PLUGSCHED_$p" "${frag[@]}" "CONFIG_PLUGSCHED_DEFAULT_$p=y"
+	lower=$(echo "$p" | tr 'A-Z' 'a-z')
+	subset "only CONFIG_PLUGSCHED_$p" "${frag[@]}" "CONFIG_PLUGSCHED_DEFAULT_NAME=\"$lower\""
 done
 subset "CONFIG_NUMA=n on SMP" "# CONFIG_NUMA is not set" "# CONFIG_PLUGSCHED_NUMA is not set"
+
+# Every patch of the series builds (make test runs this beside the bench).
+if [ -z "${PLUGSCHED_NO_BISECT:-}" ]; then
+	"$TOP/tools/testing/plugsched/bisect.sh" || fails=$((fails + 1))
+fi
 
 exit $((fails > 0))

@@ -13,18 +13,19 @@ if [ ! -f "$PRISTINE/.plugsched-pristine" ]; then
 	touch "$PRISTINE/.plugsched-pristine"
 fi
 
-# 2. Patched tree: rebuilt when the project's kernel files change. Files are
-#    synced by content so that make only rebuilds what really changed.
-inputs=$( (cd "$TOP" && cat Kconfig patches/series patches/*.patch \
+# 2. Patched tree: the series as a user gets it (make patches, then git am
+#    of out/patches onto the pristine tree: patches.sh leaves it checked
+#    out in build/pristine-git), redone when the project's kernel files
+#    change. Files are synced by content so that make only rebuilds what
+#    really changed.
+inputs=$( (cd "$TOP" && cat patches/series patches/*.patch tools/testing/plugsched/series.py \
 	$(overlay_files | cut -d: -f1)) | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$KSRC/.plugsched-inputs" 2>/dev/null)" != "$inputs" ]; then
-	log "preparing patched tree in $KSRC"
-	rm -rf "$B/stage"
-	cp -a "$PRISTINE" "$B/stage"
-	apply_project "$B/stage"
+	"$TOP/tools/testing/plugsched/patches.sh" || die "make patches failed"
+	log "syncing the tree of out/patches (git am onto pristine) to $KSRC"
 	mkdir -p "$KSRC"
-	rsync -rlp --checksum --delete --exclude=.plugsched-inputs "$B/stage/" "$KSRC/"
-	rm -rf "$B/stage"
+	rsync -rlp --checksum --delete --exclude=/.git --exclude=.plugsched-inputs \
+		"$B/pristine-git/" "$KSRC/"
 	echo "$inputs" > "$KSRC/.plugsched-inputs"
 fi
 

@@ -66,20 +66,6 @@ overlay_files() {
 	})
 }
 
-# Overlay the new files and apply patches/series to the tree in $1.
-apply_project() {
-	local dst=$1 pair p
-	for pair in $(overlay_files); do
-		mkdir -p "$(dirname "$dst/${pair#*:}")"
-		cp "$TOP/${pair%%:*}" "$dst/${pair#*:}"
-	done
-	while read -r p; do
-		[ -n "$p" ] && [ "${p#\#}" = "$p" ] || continue
-		patch -s -p1 -d "$dst" --no-backup-if-mismatch < "$TOP/patches/$p" \
-			|| die "patches/$p does not apply"
-	done < "$TOP/patches/series"
-}
-
 # available_in LOG: the policies a boot's kernel lists (eevdf apart), from
 # the "AVAILABLE ..." line its guest script logged.
 available_in() {

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Every patch of the series builds, so that git bisect may land anywhere:
+# each commit of out/patches in turn (git am onto pristine, the branch
+# "applied" of build/pristine-git that make kernel leaves), in a work tree
+# of its own, with the test config; the objects each commit's diff touches
+# are compiled (a header: kernel/sched/core.o, one of its users; Kconfig or
+# a Makefile: kernel/sched/ whole). The last commit is make kernel's
+# bzImage. Prints one "ok"/"not ok" line per patch; exits non-zero on a
+# failure.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$B/pristine-git/.git" ] || die "no series applied: run make kernel first"
+cfg=$TOP/tools/testing/plugsched/configs
+fails=0
+report() { # status description
+	if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fails=$((fails + 1)); fi
+}
+
+PG=$B/pristine-git
+wt=$B/bisect-src
+bobj=$B/bisect-obj
+git -C "$PG" worktree prune
+[ -d "$wt/.git" ] || [ -f "$wt/.git" ] || git -C "$PG" worktree add -q -f --detach "$wt" pristine
+mkdir -p "$bobj"
+if [ ! -f "$bobj/tiny.config" ]; then
+	make -s -C "$wt" O="$bobj" CC="ccache gcc" tinyconfig > "$bobj/tinyconfig.log" 2>&1 &&
+		cp "$bobj/.config" "$bobj/tiny.config"
+fi
+n=0
+for c in $(git -C "$PG" rev-list --reverse pristine..applied); do
+	n=$((n + 1))
+	subj=$(git -C "$PG" log -1 --format=%s "$c")
+	git -C "$wt" checkout -q -f --detach "$c"
+	targets=
+	for f in $(git -C "$PG" diff --name-only "$c~1" "$c"); do
+		case $f in
+		kernel/sched/*.c)
+			b=$(basename "$f")
+			u=$(grep -l "^#include \"$b\"" "$wt"/kernel/sched/build_*.c 2>/dev/null | head -1 || true)
+			if [ -n "$u" ]; then
+				targets+=" kernel/sched/$(basename "${u%.c}").o"
+			elif grep -q "${b%.c}" "$wt/kernel/sched/Makefile"; then
+				targets+=" kernel/sched/${b%.c}.o"
+			else
+				targets+=" kernel/sched/"
+			fi ;;
+		include/*.h | kernel/*.h) targets+=" kernel/sched/core.o" ;;
+		kernel/Kconfig* | init/Kconfig | kernel/sched/Makefile) targets+=" kernel/sched/" ;;
+		esac
+	done
+	# shellcheck disable=SC2086 # one word per target
+	targets=$(printf '%s\n' $targets | sort -u | tr '\n' ' ' | sed 's/ *$//')
+	if [ -z "$targets" ]; then
+		report 0 "patch $n builds: nothing to compile ($subj)"
+		continue
+	fi
+	log "patch $n: $subj: make $targets"
+	rc=0
+	# shellcheck disable=SC2086 # one word per target
+	{ cp "$bobj/tiny.config" "$bobj/.config" &&
+	  KCONFIG_CONFIG=$bobj/.config "$wt/scripts/kconfig/merge_config.sh" -m -O "$bobj" \
+		"$bobj/.config" "$cfg/base.config" &&
+	  make -s -C "$wt" O="$bobj" CC="ccache gcc" olddefconfig &&
+	  make -s -C "$wt" O="$bobj" CC="ccache gcc" -j"$JOBS" W=1 $targets; } \
+		> "$bobj/patch-$n.log" 2>&1 || rc=$?
+	warn=$(grep -E "plugsched.*(warning|error)" "$bobj/patch-$n.log" | head -5 || true)
+	[ -z "$warn" ] || { echo "$warn" | sed 's/^/# /'; rc=1; }
+	[ $rc = 0 ] || tail -5 "$bobj/patch-$n.log" | sed 's/^/# /'
+	report $rc "patch $n builds: $targets ($subj)"
+done
+
+
+exit $((fails > 0))
