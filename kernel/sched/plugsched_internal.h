@@ -333,8 +333,6 @@ static inline bool plugsched_rq_bypass(const struct plugsched_rq *prq)
 	return unlikely(prq->bypass);
 }
 
-void plugsched_tick_watch(struct rq *rq);
-
 /* plugsched.c: the class and its services */
 void __plugsched_release(struct rq *rq, struct task_struct *next);
 void plugsched_end_release(struct plugsched_rq *prq);
@@ -472,7 +470,6 @@ enum plugsched_phase {
 };
 
 extern struct mutex plugsched_switch_mutex;
-extern int plugsched_watchdog_ms;
 
 /* plugsched.c: relief of long waits (pick_task_plug()) */
 #define PLUGSCHED_RELIEF_DEF_MS	1000
@@ -484,17 +481,25 @@ bool plugsched_phase_allowed(enum plugsched_phase from, enum plugsched_phase to)
 enum plugsched_phase plugsched_phase(void);
 int __init plugsched_enable_at_boot(const struct plugsched_ops *ops);
 int plugsched_request_switch(const struct plugsched_ops *ops);
-void plugsched_watchdog_start(void);
-void plugsched_watchdog_kick(void);
+int plugsched_switch(const struct plugsched_ops *ops, const char *why);
+void plugsched_bypass_rqs(void);
+extern struct kthread_worker *plugsched_worker;
 void __init plugsched_switch_late_init(void);
 void __init plugsched_tasks_init(void);
-unsigned long plugsched_watch_limit(struct plugsched_rq *prq, unsigned long limit);
-void plugsched_watch_window(struct plugsched_rq *prq, u64 bound, unsigned long limit,
-			    unsigned long now);
 unsigned int plugsched_nr_tracked(void);
 const char *plugsched_active_name(void);
 int plugsched_state_show(char *buf, size_t size);
 unsigned long plugsched_nr_switches(void);
+
+/* plugsched_watchdog.c: the watchdog, ejection and SysRq-P */
+extern int plugsched_watchdog_ms;
+void plugsched_tick_watch(struct rq *rq);
+void plugsched_watchdog_start(void);
+void plugsched_watchdog_kick(void);
+unsigned long plugsched_watch_limit(struct plugsched_rq *prq, unsigned long limit);
+void plugsched_watch_window(struct plugsched_rq *prq, u64 bound, unsigned long limit,
+			    unsigned long now);
+void __init plugsched_sysrq_init(void);
 
 /* plugsched_register.c: the policies PLUGSCHED_POLICY() placed */
 #define PLUGSCHED_MAX_POLICIES	16
@@ -509,10 +514,16 @@ const struct plugsched_ops *plugsched_find(const char *name);
 const struct plugsched_ops *plugsched_policy(unsigned int i);
 int plugsched_list_choices(char *list, size_t size);
 
-/* plugsched_ui.c: knobs in /proc/sys/kernel */
+/* The core's own knobs (plugsched_ui.c), registered whichever policy runs. */
 #define PLUGSCHED_WATCHDOG_KNOB	"plugsched_watchdog_ms"
 #define PLUGSCHED_RELIEF_KNOB	"plugsched_relief_ms"
 
+/* plugsched_knobs.c: the active policy's knobs in /proc/sys/kernel */
+struct ctl_table;
+extern bool plugsched_sysctl_ready;
+int plugsched_knob_handler(const struct ctl_table *table, int write,
+			   void *buffer, size_t *lenp, loff_t *ppos);
+void plugsched_knob_entry(struct ctl_table *entry, const struct plugsched_knob *knob);
 void plugsched_knobs_reset(const struct plugsched_ops *ops);
 int plugsched_register_knobs(const struct plugsched_ops *ops);
 void plugsched_unregister_knobs(void);

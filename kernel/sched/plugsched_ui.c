@@ -46,137 +46,6 @@ static const struct plugsched_knob plugsched_relief_knob = {
 	.def	= PLUGSCHED_RELIEF_DEF_MS,
 };
 
-/* Knob writes; a policy's knobs go before the policy does. */
-static DEFINE_MUTEX(plugsched_mutex);
-static struct ctl_table *plugsched_sysctl_table;
-static struct ctl_table_header *plugsched_sysctl_header;
-static bool plugsched_sysctl_ready;
-
-static int plugsched_knob_handler(const struct ctl_table *table, int write,
-				  void *buffer, size_t *lenp, loff_t *ppos)
-{
-	const struct plugsched_knob *knob = table->extra1;
-	char buf[32];
-	size_t len;
-	int val;
-
-	if (!write) {
-		val = READ_ONCE(*knob->value);
-		if (knob->choices)
-			len = scnprintf(buf, sizeof(buf), "%s\n", knob->choices[val]);
-		else
-			len = scnprintf(buf, sizeof(buf), "%d\n", val);
-		if (*ppos >= len) {
-			*lenp = 0;
-			return 0;
-		}
-		len = min_t(size_t, len - *ppos, *lenp);
-		memcpy(buffer, buf + *ppos, len);
-		*lenp = len;
-		*ppos += len;
-		return 0;
-	}
-
-	/* Exactly one value, written at once: anything else is rejected. */
-	if (*ppos || !*lenp || *lenp >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, buffer, *lenp);
-	buf[*lenp] = '\0';
-
-	if (knob->choices) {
-		val = match_string(knob->choices, -1, strim(buf));
-		if (val < 0)
-			return -EINVAL;
-	} else if (kstrtoint(strim(buf), 10, &val) ||
-		   val < knob->min || val > knob->max) {
-		return -EINVAL;
-	}
-
-	/*
-	 * A policy's knobs are unregistered, waiting for writers like this
-	 * one, before the policy goes: plugsched_cur_ops is the knob's policy here.
-	 */
-	mutex_lock(&plugsched_mutex);
-	WRITE_ONCE(*knob->value, val);
-	if (knob == &plugsched_watchdog_knob)
-		plugsched_watchdog_kick();
-	mutex_unlock(&plugsched_mutex);
-	/*
-	 * The test of a fall back whose knobs go while a writer the policy
-	 * starves is still inside this handler: let the policy pick.
-	 */
-	if (plugsched_breaks(PLUGSCHED_BREAK_KNOB_WINDOW))
-		schedule();
-
-	*ppos += *lenp;
-	return 0;
-}
-
-static void plugsched_knob_entry(struct ctl_table *entry,
-				 const struct plugsched_knob *knob)
-{
-	entry->procname = knob->name;
-	entry->data = knob->value;
-	entry->maxlen = sizeof(int);
-	entry->mode = 0644;
-	entry->proc_handler = plugsched_knob_handler;
-	entry->extra1 = (void *)knob;
-}
-
-/*
- * /proc/sys/kernel entries for @ops' knobs; NULL if a name is taken or no
- * memory. A name must never be taken: 6.12's failed registration erases
- * entries it never inserted, and with them the whole directory's tree.
- */
-static struct ctl_table_header *plugsched_knob_table(const struct plugsched_ops *ops,
-						     struct ctl_table **tablep)
-{
-	unsigned int i, n = plugsched_nr_knobs(ops);
-	struct ctl_table_header *header;
-	struct ctl_table *table;
-
-	table = kcalloc(n, sizeof(*table), GFP_KERNEL);
-	if (!table)
-		return NULL;
-	for (i = 0; i < n; i++)
-		plugsched_knob_entry(&table[i], plugsched_knob(ops, i));
-	header = register_sysctl_sz("kernel", table, n);
-	if (!header) {
-		kfree(table);
-		return NULL;
-	}
-	*tablep = table;
-	return header;
-}
-
-int plugsched_register_knobs(const struct plugsched_ops *ops)
-{
-	if (!plugsched_nr_knobs(ops) || !plugsched_sysctl_ready)
-		return 0;
-	plugsched_sysctl_header = plugsched_knob_table(ops, &plugsched_sysctl_table);
-	return plugsched_sysctl_header ? 0 : -ENOMEM;
-}
-
-/* Waits for writers in progress; later opens fail. */
-void plugsched_unregister_knobs(void)
-{
-	if (!plugsched_sysctl_header)
-		return;
-	unregister_sysctl_table(plugsched_sysctl_header);
-	kfree(plugsched_sysctl_table);
-	plugsched_sysctl_header = NULL;
-	plugsched_sysctl_table = NULL;
-}
-
-/* Every knob of @ops back to its default, at each activation. */
-void plugsched_knobs_reset(const struct plugsched_ops *ops)
-{
-	unsigned int i;
-
-	for (i = 0; i < plugsched_nr_knobs(ops); i++)
-		WRITE_ONCE(*plugsched_knob(ops, i)->value, plugsched_knob(ops, i)->def);
-}
-
 /* Boot: sched= and the default */
 
 static char plugsched_boot_name[32] __initdata;
@@ -288,7 +157,12 @@ static ssize_t active_store(struct kobject *kobj, struct kobj_attribute *attr,
 			return -EINVAL;
 	}
 	ret = plugsched_request_switch(ops);
-	return ret ? ret : count;
+	if (ret)
+		return ret;
+	/* The switch knows nothing of the watchdog: start it for the new policy. */
+	if (ops)
+		plugsched_watchdog_start();
+	return count;
 }
 
 static ssize_t available_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -372,6 +246,17 @@ static int plugsched_proc_show(struct seq_file *m, void *v)
 }
 
 static struct ctl_table plugsched_core_table[2];
+
+/* A new watchdog limit takes effect at once, not at the next scan. */
+static int plugsched_watchdog_knob_handler(const struct ctl_table *table, int write,
+					   void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int ret = plugsched_knob_handler(table, write, buffer, lenp, ppos);
+
+	if (!ret && write)
+		plugsched_watchdog_kick();
+	return ret;
+}
 
 #ifdef CONFIG_DEBUG_FS
 /*
@@ -607,8 +492,10 @@ static int __init plugsched_late_init(void)
 		pr_warn("plugsched: cannot create /proc/scheduler\n");
 
 	plugsched_switch_late_init();
+	plugsched_sysrq_init();
 	plug_server_debugfs_init();
 	plugsched_knob_entry(&plugsched_core_table[0], &plugsched_watchdog_knob);
+	plugsched_core_table[0].proc_handler = plugsched_watchdog_knob_handler;
 	plugsched_knob_entry(&plugsched_core_table[1], &plugsched_relief_knob);
 	if (!register_sysctl("kernel", plugsched_core_table))
 		pr_warn("plugsched: cannot register plugsched_watchdog_ms and plugsched_relief_ms\n");

@@ -69,11 +69,11 @@ report $rc "patches/series adds every file of the overlay exactly once"
 # its name ("o1", sched=o1).
 core="kernel/sched/plugsched.c kernel/sched/plugsched_balance.c kernel/sched/plugsched_register.c
 	kernel/sched/plugsched_switch.c kernel/sched/plugsched_ui.c kernel/sched/plugsched_internal.h
-	kernel/sched/plugsched_group.c"
+	kernel/sched/plugsched_group.c kernel/sched/plugsched_watchdog.c kernel/sched/plugsched_knobs.c"
 out=
 for f in kernel/sched/plugsched_*.c; do
 	n=${f#kernel/sched/plugsched_} n=${n%.c}
-	case $n in balance | group | register | switch | ui | homenode | kunit | *_kunit) continue ;; esac
+	case $n in balance | group | knobs | register | switch | ui | watchdog | homenode | kunit | *_kunit) continue ;; esac
 	# shellcheck disable=SC2086 # one word per file
 	out+=$(grep -n -E "plugsched_${n}_|\"$n\"|sched=$n\b" $core || true)
 done
