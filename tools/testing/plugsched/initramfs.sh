@@ -8,8 +8,8 @@
 ensure_packages
 out=$B/initramfs.cpio.gz
 root=$B/initramfs
-st=$TOP/tools/testing/selftests/plugsched
 kst=$KSRC/tools/testing/selftests
+st=$kst/plugsched
 
 [ -f "$kst/kselftest.h" ] || die "no patched tree in $KSRC: run make kernel first"
 newest=$(ls -t "$st"/* "$TOP"/tools/testing/plugsched/init "$TOP"/tools/testing/plugsched/bench/* \
@@ -25,7 +25,7 @@ for app in $("$root/bin/busybox" --list); do
 done
 
 # The selftests, static so that they need nothing in the guest: built from
-# the project's copy (the patched tree's may be older), beside kselftest.h.
+# the patched tree (what the series adds), beside kselftest.h.
 # (A fresh copy: a file gone from $st must not stay in the build.)
 rm -rf "$B/selftests/plugsched"
 mkdir -p "$B/selftests/plugsched"
