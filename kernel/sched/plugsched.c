@@ -262,7 +262,7 @@ bool plugsched_prio_less(const struct task_struct *a, const struct task_struct *
  * queued here wait until the policy picks again; idle CPUs are kicked at
  * the next tick to pull them, and the watchdog's clock stops meanwhile.
  */
-void __plugsched_release(struct rq *rq, struct task_struct *next)
+void __plugsched_release(struct rq *rq)
 {
 	struct plugsched_rq *prq = &rq->plug;
 

@@ -334,7 +334,7 @@ static inline bool plugsched_rq_bypass(const struct plugsched_rq *prq)
 }
 
 /* plugsched.c: the class and its services */
-void __plugsched_release(struct rq *rq, struct task_struct *next);
+void __plugsched_release(struct rq *rq);
 void plugsched_end_release(struct plugsched_rq *prq);
 void plugsched_task_init(struct task_struct *p);
 void update_curr_plug(struct rq *rq);
@@ -354,7 +354,7 @@ static inline bool plugsched_class_above(const struct task_struct *p)
 static inline void plugsched_release(struct rq *rq, struct task_struct *next)
 {
 	if (!rq->plug.released && plugsched_class_above(next))
-		__plugsched_release(rq, next);
+		__plugsched_release(rq);
 }
 
 /* plugsched_balance.c: the class's SMP hooks and what placement shares */
