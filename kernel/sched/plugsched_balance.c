@@ -300,10 +300,12 @@ static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
 	return plugsched_balance(this, idle);
 }
 
-int balance_plug(struct rq *rq, struct task_struct *prev, struct rq_flags *rf)
+/*
+ * The class's balance hook, before a pick: a CPU with no plugged task
+ * queued pulls some. Return: true if it has plugged tasks now.
+ */
+int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf)
 {
-	/* A throttle (cpu.max) may leave this CPU nothing: then it pulls. */
-	plugsched_bw_check(rq, prev);
 	if (rq->plug.nr_running)
 		return 1;
 	if (!cpu_active(cpu_of(rq)))
@@ -410,28 +412,6 @@ int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags)
 	return plugsched_select_cpu(p, prev_cpu, wake_flags);
 }
 
-/*
- * A task bound to one node's CPUs (a per-CPU kthread) is at home there.
- * migrate_disable() and migrate_enable() pass here too: they change no
- * home, the task only waits on its CPU for a while.
- */
-void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx)
-{
-	set_cpus_allowed_common(p, ctx);
-	if (!(ctx->flags & (SCA_MIGRATE_DISABLE | SCA_MIGRATE_ENABLE)) &&
-	    !plugsched_rq_bypass(&task_rq(p)->plug))
-		plugsched_home_from_mask(plugsched_cur_ops, p);
-}
-
-void migrate_task_rq_plug(struct task_struct *p, int new_cpu)
-{
-	if (cpu_to_node(task_cpu(p)) != cpu_to_node(new_cpu))
-		p->plugsched.nr_node_migrations++;
-	plugsched_update_scan_period(p, new_cpu);
-	/* As fair's: the old CPU's clock means nothing here, @p is not hot. */
-	p->se.exec_start = 0;
-}
-
 /* Wake an idle CPU so that it pulls from this overloaded one. */
 static void plugsched_kick_idle(struct plugsched_rq *prq)
 {
@@ -467,8 +447,6 @@ void __plugsched_tick_balance(struct rq *rq)
 	unsigned long now = jiffies;
 	unsigned int ms;
 	bool idle;
-
-	plugsched_tick_watch(rq);
 
 	/* Nothing may be queued in the fair class while it is skipped. */
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG) && plugsched_all())
@@ -515,12 +493,6 @@ void __plugsched_tick_balance(struct rq *rq)
 }
 
 #else /* !CONFIG_SMP */
-
-/* Nothing to balance on one CPU, but the watchdog still looks at the tick. */
-void __plugsched_tick_balance(struct rq *rq)
-{
-	plugsched_tick_watch(rq);
-}
 
 bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 			   int dst_cpu, bool idle)

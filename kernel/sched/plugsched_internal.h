@@ -3,13 +3,23 @@
  * plugsched: what the core's files share. Policies never include this
  * header; they see <linux/plugsched.h> only.
  *
- *   plugsched.c		the class hooks and the services policies call
+ * Each file calls only files listed above it:
+ *
+ *   plugsched.c		the core's state; the services policies call
+ *   plugsched_knobs.c	the active policy's knobs in /proc/sys/kernel
+ *   plugsched_group.c	task groups' shares (cpu.weight, autogroup), cpu.idle
  *   plugsched_balance.c	CPU selection, periodic and idle balancing, kicks
- *   plugsched_switch.c	the state machine, switching, watchdog, SysRq
- *   plugsched_register.c	the registered policies, and the checks they pass
- *   plugsched_ui.c		sched=, knobs, sysfs, /proc, debugfs
  *   plugsched_homenode.c	home nodes: NUMA placement policies may reuse
- *   plugsched_group.c	task groups' shares (cpu.weight, autogroup)
+ *   plugsched_queue.c	a task joins and leaves the core's counts and sums
+ *   plugsched_bandwidth.c	cpu.max: parking and unparking throttled tasks
+ *   plugsched_class.c	plug_sched_class: the hooks the scheduler calls
+ *   plugsched_switch.c	the state machine and switching
+ *   plugsched_watchdog.c	the watchdog, ejection, SysRq-P
+ *   plugsched_register.c	the registered policies, and the checks they pass
+ *   plugsched_ui.c		sched=, sysfs, /proc, debugfs, boot
+ *
+ * plug_sched_class itself, like fair_sched_class, is declared in sched.h
+ * for any file to compare a task's class with.
  */
 #ifndef _KERNEL_SCHED_PLUGSCHED_INTERNAL_H
 #define _KERNEL_SCHED_PLUGSCHED_INTERNAL_H
@@ -59,7 +69,7 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_BALANCE,	/* no CPU ever pulls tasks */
 	PLUGSCHED_BREAK_PREEMPT,	/* a wakeup never preempts */
 	PLUGSCHED_BREAK_SLICE,		/* odd PIDs' run time counts twice */
-	PLUGSCHED_BREAK_WINDOW,		/* balance_plug() unlocked for 2 ms */
+	PLUGSCHED_BREAK_WINDOW,		/* plugsched_balance_newidle() unlocked 2 ms */
 	PLUGSCHED_BREAK_KNOB_WINDOW,	/* a knob write yields in the handler */
 	PLUGSCHED_BREAK_SWITCH_WINDOW,	/* a switch waits 1 s in ENABLING */
 	PLUGSCHED_BREAK_NUMA_SCAN,	/* the tick starts no NUMA scan */
@@ -193,7 +203,6 @@ static inline bool plugsched_bw_account(struct task_struct *p, u64 delta)
 	       plugsched_bw_charge(p->se.cfs_rq, delta);
 }
 
-void plugsched_bw_check(struct rq *rq, struct task_struct *p);
 bool __plugsched_bw_enqueue(struct rq *rq, struct task_struct *p);
 void __plugsched_bw_dequeue_parked(struct rq *rq, struct task_struct *p, int flags);
 void __plugsched_bw_unlink(struct task_struct *p);
@@ -249,7 +258,6 @@ static inline bool plugsched_bw_throttled_on(const struct task_struct *p, int cp
 }
 
 static inline bool plugsched_bw_account(struct task_struct *p, u64 delta) { return false; }
-static inline void plugsched_bw_check(struct rq *rq, struct task_struct *p) { }
 static inline bool plugsched_bw_enqueue(struct rq *rq, struct task_struct *p) { return false; }
 static inline bool plugsched_bw_dequeue_parked(struct rq *rq, struct task_struct *p, int flags)
 {
@@ -333,16 +341,40 @@ static inline bool plugsched_rq_bypass(const struct plugsched_rq *prq)
 	return unlikely(prq->bypass);
 }
 
-/* plugsched.c: the class and its services */
+/* plugsched.c: a higher class takes the CPU, and gives it back */
 void __plugsched_release(struct rq *rq);
 void plugsched_end_release(struct plugsched_rq *prq);
+
+/* plugsched.c: the plugged tasks' utilisation of a CPU */
+#ifdef CONFIG_SMP
+bool plugsched_update_util(struct rq *rq);
+
+static inline void plugsched_set_running(struct plugsched_rq *prq, bool running)
+{
+	prq->pelt_running = running;
+}
+
+/* schedutil hears of a moved signal, and of a task woken from I/O wait. */
+static inline void plugsched_util_changed(struct rq *rq, bool moved, unsigned int flags)
+{
+	if (moved || flags)
+		cpufreq_update_util(rq, flags);
+}
+#else
+static inline bool plugsched_update_util(struct rq *rq) { return false; }
+static inline void plugsched_util_changed(struct rq *rq, bool moved, unsigned int flags) { }
+static inline void plugsched_set_running(struct plugsched_rq *prq, bool running) { }
+#endif
+
+/* plugsched_queue.c: a task joins and leaves the core */
+void __plugsched_task_init(const struct plugsched_ops *ops, struct task_struct *p);
 void plugsched_task_init(struct task_struct *p);
 void update_curr_plug(struct rq *rq);
-void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first);
 /* A queued task joins or leaves the policy and the core's counts. */
 void plugsched_queue(struct rq *rq, struct task_struct *p, unsigned int pflags,
 		     unsigned int cpufreq_flags);
 void plugsched_unqueue(struct rq *rq, struct task_struct *p, unsigned int pflags);
+void plugsched_reweight(struct plugsched_rq *prq, struct task_struct *p);
 
 /* RT, deadline or stop: a class that takes CPUs from the policy. */
 static inline bool plugsched_class_above(const struct task_struct *p)
@@ -359,11 +391,8 @@ static inline void plugsched_release(struct rq *rq, struct task_struct *next)
 
 /* plugsched_balance.c: the class's SMP hooks and what placement shares */
 #ifdef CONFIG_SMP
-bool plugsched_update_util(struct rq *rq);
-int balance_plug(struct rq *rq, struct task_struct *prev, struct rq_flags *rf);
+int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf);
 int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags);
-void set_cpus_allowed_plug(struct task_struct *p, struct affinity_context *ctx);
-void migrate_task_rq_plug(struct task_struct *p, int new_cpu);
 unsigned long plugsched_rq_load(struct plugsched_rq *prq);
 int plugsched_idle_cpu(struct task_struct *p, const struct cpumask *mask);
 int plugsched_least_loaded_cpu(struct task_struct *p, const struct cpumask *mask,
@@ -471,7 +500,7 @@ enum plugsched_phase {
 
 extern struct mutex plugsched_switch_mutex;
 
-/* plugsched.c: relief of long waits (pick_task_plug()) */
+/* plugsched_class.c: relief of long waits (pick_task_plug()) */
 #define PLUGSCHED_RELIEF_DEF_MS	1000
 #define PLUGSCHED_RELIEF_NS	(10 * NSEC_PER_MSEC)
 extern int plugsched_relief_ms;
@@ -493,7 +522,6 @@ unsigned long plugsched_nr_switches(void);
 
 /* plugsched_watchdog.c: the watchdog, ejection and SysRq-P */
 extern int plugsched_watchdog_ms;
-void plugsched_tick_watch(struct rq *rq);
 void plugsched_watchdog_start(void);
 void plugsched_watchdog_kick(void);
 unsigned long plugsched_watch_limit(struct plugsched_rq *prq, unsigned long limit);

@@ -12,18 +12,6 @@
 
 #include "plugsched_internal.h"
 
-/*
- * The static keys of the phases (see plugsched_internal.h): while a switch
- * runs both classes are in use (__plugsched_enabled only), and
- * plugsched_to_plug says which class new tasks join.
- */
-DEFINE_STATIC_KEY_FALSE(__plugsched_enabled);
-DEFINE_STATIC_KEY_FALSE(__plugsched_all);
-bool plugsched_to_plug __read_mostly;
-
-/* No policy decides: the runqueues follow this flag (plugsched_bypass_rqs()). */
-bool plugsched_bypassing __read_mostly = true;
-
 /* Held by whoever switches; the watchdog only tries it. */
 DEFINE_MUTEX(plugsched_switch_mutex);
 

@@ -20,10 +20,6 @@
 
 #include "plugsched_internal.h"
 
-#ifdef CONFIG_PLUGSCHED_DEBUG
-unsigned long plugsched_broken;
-#endif
-
 /* Knobs: /proc/sys/kernel/<name> for the active policy's tunables. */
 
 /* The core's own knob, registered whichever scheduler runs. */

@@ -4,8 +4,8 @@
 # "applied" of build/pristine-git that make kernel leaves), in a work tree
 # of its own, with the test config; the objects each commit's diff touches
 # are compiled (a header: kernel/sched/core.o, one of its users; Kconfig or
-# a Makefile: kernel/sched/ whole). The last commit is make kernel's
-# bzImage. Prints one "ok"/"not ok" line per patch; exits non-zero on a
+# a Makefile: kernel/sched/ whole, which must then leave no plugsched
+# symbol undefined). The last commit is make kernel's bzImage. Prints one "ok"/"not ok" line per patch; exits non-zero on a
 # failure.
 . "$(dirname "$0")/lib.sh"
 
@@ -65,6 +65,16 @@ for c in $(git -C "$PG" rev-list --reverse pristine..applied); do
 		> "$bobj/patch-$n.log" 2>&1 || rc=$?
 	warn=$(grep -E "plugsched.*(warning|error)" "$bobj/patch-$n.log" | head -5 || true)
 	[ -z "$warn" ] || { echo "$warn" | sed 's/^/# /'; rc=1; }
+	# kernel/sched/ built whole: it would link, every plugsched symbol
+	# one of its objects uses is defined by another (or, a section's
+	# bounds, by the linker script).
+	case " $targets " in *" kernel/sched/ "*)
+		undef=$(nm "$bobj/kernel/sched/built-in.a" 2>/dev/null | awk '
+			$1 == "U" && $2 ~ /plug/ && $2 !~ /^__.*_(start|end)$/ { u[$2] = 1 }
+			NF == 3 && $3 ~ /plug/ { d[$3] = 1 }
+			END { for (s in u) if (!(s in d)) print s }' | tr '\n' ' ')
+		[ -z "$undef" ] || { echo "# undefined in kernel/sched/: $undef"; rc=1; } ;;
+	esac
 	[ $rc = 0 ] || tail -5 "$bobj/patch-$n.log" | sed 's/^/# /'
 	report $rc "patch $n builds: $targets ($subj)"
 done

@@ -67,13 +67,17 @@ report $rc "patches/series adds every file of the overlay exactly once"
 # The core names no policy (issue 17): policies are the files that are not
 # the core's, and the core's files neither call one by its symbols nor by
 # its name ("o1", sched=o1).
-core="kernel/sched/plugsched.c kernel/sched/plugsched_balance.c kernel/sched/plugsched_register.c
-	kernel/sched/plugsched_switch.c kernel/sched/plugsched_ui.c kernel/sched/plugsched_internal.h
-	kernel/sched/plugsched_group.c kernel/sched/plugsched_watchdog.c kernel/sched/plugsched_knobs.c"
+# The core's files are the Makefile's plugsched-core list (core patch).
+core_names=$(core_files | tr "\n" " ")
+core="kernel/sched/plugsched.c kernel/sched/plugsched_internal.h"
+for n in $core_names; do
+	[ "$n" = homenode ] || core+=" kernel/sched/plugsched_$n.c"
+done
 out=
 for f in kernel/sched/plugsched_*.c; do
 	n=${f#kernel/sched/plugsched_} n=${n%.c}
-	case $n in balance | group | knobs | register | switch | ui | watchdog | homenode | kunit | *_kunit) continue ;; esac
+	case " $core_names kunit " in *" $n "*) continue ;; esac
+	case $n in *_kunit) continue ;; esac
 	# shellcheck disable=SC2086 # one word per file
 	out+=$(grep -n -E "plugsched_${n}_|\"$n\"|sched=$n\b" $core || true)
 done
@@ -145,6 +149,26 @@ PY
 )
 [ -z "$ours" ] || echo "$ours" | sed 's/^/# /'
 report "$([ -z "$ours" ] && echo 0 || echo 1)" "sparse: no warning in our files or hunks"
+# The core's files call only the files before them, in the order of the
+# Makefile's plugsched-core list (plugsched_internal.h says why each is
+# where it is), so no two call each other: nm on the production tree's
+# objects; two files made to call each other must fail (negative control).
+core_objs=$obj/kernel/sched/plugsched.o
+for n in $(core_files); do
+	[ -f "$obj/kernel/sched/plugsched_$n.o" ] && core_objs+=" $obj/kernel/sched/plugsched_$n.o"
+done
+rc=0
+# shellcheck disable=SC2086 # one word per object
+out=$("$TOP/tools/testing/plugsched/callorder.sh" $core_objs 2>&1) || rc=$?
+report $rc "the core's files call one way only ($(echo "$core_objs" | wc -w) objects)"
+[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+neg=$B/callorder-neg && mkdir -p "$neg"
+echo 'void b(void); void a(void) { b(); }' | gcc -x c -c -o "$neg/a.o" -
+echo 'void a(void); void b(void) { a(); }' | gcc -x c -c -o "$neg/b.o" -
+rc=0
+"$TOP/tools/testing/plugsched/callorder.sh" "$neg/a.o" "$neg/b.o" > /dev/null || rc=$?
+report "$([ $rc = 1 ] && echo 0 || echo 1)" "the call-order check fails on two files calling each other"
+
 # Compile kernel/sched/ with other configurations: SMP off, and the
 # scheduler options of a distribution kernel on top of the test config.
 cfg=$TOP/tools/testing/plugsched/configs

@@ -66,6 +66,14 @@ overlay_files() {
 	})
 }
 
+# The core's files other than plugsched.c, as short names (balance, ui...):
+# the Makefile's plugsched-core list, from the patch of the series that adds it.
+core_files() {
+	sed -n '/^+plugsched-core :=/,/^+[^\t]/p' "$TOP"/patches/*.patch |
+		sed -e 's/^+plugsched-core :=//' -e 's/^+//' -e 's/\\$//' | grep -v '^plugsched-' |
+		tr ' \t' '\n\n' | sed -n 's/^plugsched_//p'
+}
+
 # available_in LOG: the policies a boot's kernel lists (eevdf apart), from
 # the "AVAILABLE ..." line its guest script logged.
 available_in() {
