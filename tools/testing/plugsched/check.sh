@@ -238,9 +238,7 @@ subset() { # name fragment-lines...
 subset "CONFIG_PLUGSCHED=n" "# CONFIG_PLUGSCHED is not set"
 # The policies a user may build, as Kconfig offers them (a bool prompt
 # naming sched=, not a test kernel's); each alone, and the default.
-policies=$(awk '/^config PLUGSCHED_/ { c = substr($2, 11); next }
-	/^\tbool ".*\(sched=/ { p[c] = 1 } /^\tdepends on DEBUG_KERNEL/ { delete p[c] }
-	END { for (c in p) print c }' "$TOP/Kconfig" | sort)
+policies=$(policy_options prod | sed -e 's/^CONFIG_PLUGSCHED_//' -e 's/=y$//')
 selects() { # POLICY: the PLUGSCHED_* options its Kconfig entry selects
 	awk -v c="config PLUGSCHED_$1" '$0 == c { f = 1; next } /^(config|choice|endchoice)/ { f = 0 }
 		f && $1 == "select" { print substr($2, 11) }' "$TOP/Kconfig"
@@ -254,6 +252,42 @@ for p in $policies; do
 	subset "only CONFIG_PLUGSCHED_$p" "${frag[@]}" "CONFIG_PLUGSCHED_DEFAULT_NAME=\"$lower\""
 done
 subset "CONFIG_NUMA=n on SMP" "# CONFIG_NUMA is not set" "# CONFIG_PLUGSCHED_NUMA is not set"
+
+# Adding a policy is its file, its Kconfig entry and its series entry
+# (Documentation's "Adding a policy"), nothing else: in a copy of the
+# project, rr is taken out, then put back by those three steps only. Both
+# states pass the series check, and the test kernels' policies follow
+# (policy_options), without rr and with it.
+drill=$B/policy-drill
+rm -rf "$drill" && mkdir -p "$drill"
+(cd "$TOP" && git ls-files -co --exclude-standard -z |
+	rsync -a --from0 --files-from=- . "$drill/")
+rr_kconfig=$(awk '/^config PLUGSCHED_RR$/ { f = 1 } f && /^(config|endif|endmenu)/ && !/RR$/ { f = 0 }
+	f' "$TOP/Kconfig")
+rr_series=$(awk '/^sched-plugsched-rr.patch$/ { f = 1; print; next } f && /^\t/ { print; next } { f = 0 }' \
+	"$TOP/patches/series")
+drill_state() { # what: the series check and the debug kernel's policies in the copy
+	local rc=0
+	"$drill/tools/testing/plugsched/patches.sh" --check > "$drill/check.log" 2>&1 || rc=$?
+	echo "series=$rc $(TOP=$drill; policy_options debug | grep -c RR)"
+}
+rm "$drill/kernel/sched/plugsched_rr.c" "$drill/patches/sched-plugsched-rr.patch"
+awk '/^config PLUGSCHED_RR$/ { f = 1 } f && /^(config|endif|endmenu)/ && !/RR$/ { f = 0 } !f' \
+	"$TOP/Kconfig" > "$drill/Kconfig"
+awk '/^sched-plugsched-rr.patch$/ { f = 1; next } f && /^\t/ { next } { f = 0; print }' \
+	"$TOP/patches/series" > "$drill/patches/series"
+out=$(drill_state)
+# step 1: the file; step 3: the Kconfig entry (before "endif # PLUGSCHED");
+# step 6: the series entry, a message-only patch and the file
+cp "$TOP/kernel/sched/plugsched_rr.c" "$drill/kernel/sched/"
+awk -v entry="$rr_kconfig" '/^endif # PLUGSCHED$/ { print entry; print "" } { print }' \
+	"$drill/Kconfig" > "$drill/Kconfig.new" && mv "$drill/Kconfig.new" "$drill/Kconfig"
+cp "$TOP/patches/sched-plugsched-rr.patch" "$drill/patches/"
+printf '%s\n' "$rr_series" >> "$drill/patches/series"
+out+=" / $(drill_state)"
+[ "$out" = "series=0 0 / series=0 1" ] || echo "# drill: $out (want series=0 0 / series=0 1)"
+report "$([ "$out" = "series=0 0 / series=0 1" ] && echo 0 || echo 1)" \
+	"a policy taken out and added back by Adding a policy's steps: series and test kernels follow"
 
 # Every patch of the series builds (make test runs this beside the bench).
 if [ -z "${PLUGSCHED_NO_BISECT:-}" ]; then

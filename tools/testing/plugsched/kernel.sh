@@ -38,6 +38,9 @@ if [ "$variant" = debug ]; then
 	obj=$B/debug
 fi
 mkdir -p "$obj"
+# and every policy of Kconfig that this kernel can have (lib.sh)
+policy_options "$variant" > "$obj/policies.config"
+frags="$frags $obj/policies.config"
 cfgsum=$(cat $frags | sha1sum | cut -d' ' -f1)
 kmake() { make -s -C "$KSRC" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 if [ "$(cat "$obj/.plugsched-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$obj/.config" ]; then

@@ -74,6 +74,19 @@ core_files() {
 		tr ' \t' '\n\n' | sed -n 's/^plugsched_//p'
 }
 
+# policy_options VARIANT: every policy Kconfig offers (a bool prompt that
+# names its sched=), as CONFIG_PLUGSCHED_<NAME>=y lines, for the prod or
+# the debug test kernel; one that depends on DEBUG_KERNEL only for debug.
+# A new policy's Kconfig entry is all the test kernels need.
+policy_options() {
+	awk -v debug="$([ "$1" = debug ] && echo 1 || echo 0)" '
+		/^config / { c = $2; next }
+		/^\tbool ".*\(sched=/ { p[c] = 1 }
+		/^\tdepends on DEBUG_KERNEL/ { d[c] = 1 }
+		END { for (c in p) if (debug || !(c in d)) print "CONFIG_" c "=y" }' \
+		"$TOP/Kconfig" | sort
+}
+
 # available_in LOG: the policies a boot's kernel lists (eevdf apart), from
 # the "AVAILABLE ..." line its guest script logged.
 available_in() {
