@@ -37,7 +37,8 @@ initramfs:
 
 run:
 	@$(T)/run.sh -k $(if $(filter 1,$(DEBUG)),build/debug/bzImage,build/bzImage) \
-		-s $(SCHED) -c $(CPUS) -n $(NODES) $(if $(APPEND),-a "$(APPEND)") $(CMD)
+		-s $(SCHED) -c $(CPUS) -n $(NODES) $(if $(APPEND),-a "$(APPEND)") \
+		$(if $(CMD),'$(subst ','\'',$(CMD))')
 
 patches:
 	@$(T)/patches.sh
