@@ -135,13 +135,40 @@ static void plugsched_requeue(struct rq *rq, struct task_struct *p)
 }
 
 /* Requeue @p if it is in @tg and its groups now say otherwise of idleness. */
-static void plugsched_idle_requeue(struct rq *rq, struct task_struct *p, struct task_group *tg)
+static bool plugsched_idle_requeue(struct rq *rq, struct task_struct *p, struct task_group *tg)
 {
 	bool idle = plugsched_tg_idle(task_group(p));
 
-	if (idle != !!(p->plugsched.flags & PLUGSCHED_TF_GROUP_IDLE) &&
-	    plugsched_tg_within(task_group(p), tg))
-		plugsched_requeue(rq, p);
+	if (idle == !!(p->plugsched.flags & PLUGSCHED_TF_GROUP_IDLE) ||
+	    !plugsched_tg_within(task_group(p), tg))
+		return false;
+	plugsched_requeue(rq, p);
+	return true;
+}
+
+/*
+ * Requeue the tasks of @head (prq->runnable or prq->runnable_idle) that
+ * cpu.idle changed. A requeued task goes to the tail of one of the two
+ * lists, where it is met again and left alone: its flag agrees now. But
+ * requeueing can throttle a group out of runtime (its enqueue, or
+ * put_prev of a running one), which parks that group's tasks here:
+ * the next entry may then be on prq->parked, and a walk going on from it
+ * would never meet @head again. So the walk starts over after such a
+ * park; each start over follows a throttle, at most one per group on
+ * this CPU, as nothing unthrottles while the runqueue is locked.
+ */
+static void plugsched_idle_requeue_list(struct rq *rq, struct list_head *head,
+					struct task_group *tg)
+{
+	struct task_struct *p, *n;
+
+again:
+	list_for_each_entry_safe(p, n, head, plugsched.runnable_node) {
+		if (plugsched_idle_requeue(rq, p, tg) &&
+		    &n->plugsched.runnable_node != head &&
+		    (n->plugsched.flags & PLUGSCHED_TF_PARKED))
+			goto again;
+	}
 }
 
 /**
@@ -154,7 +181,7 @@ static void plugsched_idle_requeue(struct rq *rq, struct task_struct *p, struct 
  * CPU, so that from now on the policy treats it as a SCHED_IDLE task, or
  * no longer does; parked and sleeping ones read cpu.idle when they are
  * next queued. A cpu.idle write walks each CPU's queued plugged tasks
- * once.
+ * once, and again after each group a requeue throttles there.
  */
 void plugsched_group_idle_changed(struct task_group *tg)
 {
@@ -169,19 +196,12 @@ void plugsched_group_idle_changed(struct task_group *tg)
 	for_each_possible_cpu(cpu) {
 		struct plugsched_rq *prq = &cpu_rq(cpu)->plug;
 		struct rq *rq = cpu_rq(cpu);
-		struct task_struct *p, *n;
 		struct rq_flags rf;
 
 		rq_lock_irqsave(rq, &rf);
 		update_rq_clock(rq);
-		/*
-		 * A requeued task goes to the tail of one of the two lists,
-		 * where it is met again and left alone: its flag agrees now.
-		 */
-		list_for_each_entry_safe(p, n, &prq->runnable, plugsched.runnable_node)
-			plugsched_idle_requeue(rq, p, tg);
-		list_for_each_entry_safe(p, n, &prq->runnable_idle, plugsched.runnable_node)
-			plugsched_idle_requeue(rq, p, tg);
+		plugsched_idle_requeue_list(rq, &prq->runnable, tg);
+		plugsched_idle_requeue_list(rq, &prq->runnable_idle, tg);
 		rq_unlock_irqrestore(rq, &rf);
 	}
 }

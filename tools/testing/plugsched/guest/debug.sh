@@ -26,6 +26,9 @@ t plugsched_test names "$p"
 # cpu.max, 4 hogs on 4 CPUs, under lockdep: parked and unparked on
 # every CPU each period.
 t plugsched_test cpumax 4
+# cpu.idle written in a loop beside a group that cpu.max throttles: each
+# write requeues while groups are throttled and parked under lockdep.
+t plugsched_test idlewrite 3
 # cpu.idle written while the hogs run: requeued on every CPU under lockdep.
 t plugsched_test cpuidle 2
 if [ "$p" != eevdf ]; then

@@ -11,12 +11,16 @@
 # then affinity, beside a plain hog, whose fair third is judged at 2/3 of
 # the bound: 26.7%, 5.3 of the 20 slices of 100 ms in 2 s (33..35% seen
 # under o1 and numa; 0% in both with o1's expired-array fix reverted).
+# And a shell writing cpu.idle 1 and 0 in a loop on a group that cpu.max
+# throttles: every write returns (the requeue walk once never ended when
+# a requeue throttled the group and parked the task it was to visit next).
 # shellcheck source=lib.sh
 . /guest/lib.sh
 for p in $(policies); do
 	switch_to "$p"
 	t plugsched_test names "$p"
 	t plugsched_test hostile 2 40
+	t plugsched_test idlewrite 3
 done
 switch_to eevdf
 finish

@@ -508,6 +508,80 @@ static int test_cpuidle(int argc, char **argv)
 	return 0;
 }
 
+/* Spin 1 ms, sleep 1 ms, until @end: a short sleeper, queued again often. */
+static pid_t spawn_sleeper(uint64_t end)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid)
+		return pid;
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		burn_cpu(1);
+		usleep(1000);
+	}
+	_exit(0);
+}
+
+/*
+ * idlewrite SECONDS [MIN_PER_S]: a group throttled by cpu.max (20000
+ * 100000) holding 2 hogs and a short sleeper per CPU, its cpu.idle
+ * written 1 and 0 in turn from the root group for SECONDS. Each write
+ * queues the group's queued tasks again, and queueing one can throttle
+ * the group and park the others while the write walks them; the walk
+ * must still end. The writer, beside a group held to 0.2 of a CPU, makes
+ * MIN_PER_S writes a second or more (default 5: a writer starved or a
+ * walk that loops makes none; eevdf made 16..262 a second in 12 s runs
+ * on 2- and 4-CPU guests), none takes over 500 ms, and every task of the
+ * group finishes.
+ */
+static int test_idlewrite(int argc, char **argv)
+{
+	static const char *const groups[] = { "ps_iw" };
+	int secs = argc ? atoi(argv[0]) : 4, ncpu = nr_cpus(), n = 3 * ncpu, bad, i;
+	double min_rate = argc > 1 ? atof(argv[1]) : 5;
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 500 * MSEC, end, t, w0, worst = 0;
+	long writes = 0, failed = 0;
+	pid_t pids[MAX_HOGS];
+	double rate;
+
+	ksft_set_plan(3);
+	if (n > MAX_HOGS)
+		ksft_exit_fail_msg("too many CPUs for MAX_HOGS\n");
+	end = start + (secs * 1000 + 300) * MSEC;
+	cg_setup();
+	cg_make("ps_iw", 100, 0);
+	cg_set_max("ps_iw", "20000 100000");
+	for (i = 0; i < n; i++) {
+		pids[i] = i < 2 * ncpu ? spawn_hog(i, -1, 0, start, end) : spawn_sleeper(end);
+		cg_move("ps_iw", pids[i]);
+	}
+	sleep_until(start);
+	for (t = now_ns(CLOCK_MONOTONIC); t < start + secs * 1000 * MSEC;) {
+		w0 = t;
+		if (write_file(CG_ROOT "/ps_iw/cpu.idle", writes & 1 ? "0" : "1", 1))
+			failed++;
+		writes++;
+		t = now_ns(CLOCK_MONOTONIC);
+		if (t - w0 > worst)
+			worst = t - w0;
+	}
+	if (writes & 1)
+		cg_set_idle("ps_iw", 0);
+	bad = reap_all(pids, n);
+	cg_remove(groups, 1);
+
+	rate = (double)writes / secs;
+	ksft_test_result(rate >= min_rate && !failed,
+			 "cpu.idle written %ld times in %d s under %s beside a throttled group: %.0f a second (>= %.0f), %ld failed\n",
+			 writes, secs, active_policy(), rate, min_rate, failed);
+	ksft_test_result(worst <= 500 * MSEC, "the longest cpu.idle write took %.1f ms (<= 500)\n",
+			 worst / 1e6);
+	ksft_test_result(!bad, "every task of the group finished (%d failed)\n", bad);
+	return 0;
+}
+
 PLUGSCHED_TEST("cpuweight", test_cpuweight, "[SECONDS [WARM_MS [MIN_RATIO [MAX_RATIO]]]]",
 	       "cgroup cpu.weight 400 : 100, hogs moved between groups: CPU time 4 : 1");
 PLUGSCHED_TEST("cpunested", test_cpunested, "[SECONDS [WARM_MS]]",
@@ -518,5 +592,7 @@ PLUGSCHED_TEST("cpumaxnested", test_cpumaxnested, "[SECONDS]",
 	       "nested cgroup cpu.max: a parent's limit holds its children, a child's its own");
 PLUGSCHED_TEST("cpuidle", test_cpuidle, "[SECONDS]",
 	       "cgroup cpu.idle: an idle group's tasks run when nothing else wants the CPU");
+PLUGSCHED_TEST("idlewrite", test_idlewrite, "[SECONDS [MIN_PER_S]]",
+	       "cpu.idle written in a loop beside a throttled group: every write returns");
 PLUGSCHED_TEST("autogroup", test_autogroup, "[SECONDS [WARM_MS]]",
 	       "autogroup: a session's one hog gets half a CPU beside a session of 4");
