@@ -21,12 +21,14 @@ out=$(perl "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse --show-types
 report "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict on the new files"
 
 # Every patch of the series as make patches writes it (out/patches, made
-# by make kernel), with its commit message. vmlinux.lds.h is a linker
-# script, where checkpatch reads "*(__x)" as C: that one CHECK is dropped
-# for lines of that file only.
+# by make kernel), with its commit message, and the cover letter with
+# the series' shortlog and diffstat (out/0000-cover-letter.patch).
+# vmlinux.lds.h is a linker script, where checkpatch reads "*(__x)" as
+# C: that one CHECK is dropped for lines of that file only.
 pdir=$TOP/out/patches
 npatch=$(ls "$pdir"/0*.patch 2>/dev/null | wc -l)
-out=$(for p in "$pdir"/0*.patch; do
+cover=$TOP/out/0000-cover-letter.patch
+out=$(for p in "$pdir"/0*.patch "$cover"; do
 	# (outside any git work tree: inside one checkpatch misreads patches)
 	(cd / && perl "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse \
 		--ignore FILE_PATH_CHANGES,GIT_COMMIT_ID "$p" 2>&1) |
@@ -47,8 +49,8 @@ for line in sys.stdin:
     sys.stdout.write(line)
 ')
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
-report "$([ -z "$out" ] && [ "$npatch" -gt 0 ] && echo 0 || echo 1)" \
-	"checkpatch --strict on the $npatch patches of out/patches"
+report "$([ -z "$out" ] && [ "$npatch" -gt 0 ] && [ -s "$cover" ] && echo 0 || echo 1)" \
+	"checkpatch --strict on the $npatch patches of out/patches and the cover letter"
 
 # The series must add every file of the overlay: one left out of
 # patches/series fails make patches, with its name (negative control).

@@ -80,6 +80,21 @@ done
 rm -rf "$OUTD/patches" && mkdir -p "$OUTD/patches"
 g format-patch -q -o "$OUTD/patches" pristine..plugsched
 (cd "$OUTD/patches" && ls 0*.patch > series)
+# The cover letter (patches/cover-letter, with the series' shortlog and
+# diffstat) beside out/patches, so that git am out/patches/*.patch stays
+# the series alone.
+rm -rf "$tmp/cover" && g format-patch -q --cover-letter -o "$tmp/cover" pristine..plugsched
+nr=$(wc -l < "$OUTD/patches/series")
+python3 - "$TOP/patches/cover-letter" "$tmp/cover/0000-cover-letter.patch" "$nr" \
+	> "$OUTD/0000-cover-letter.patch" <<'PY' || die "patches/cover-letter: cannot make the cover letter"
+import sys
+text, cover, nr = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+subject, _, blurb = text.partition("\n\n")
+subject = subject.removeprefix("Subject: ").replace("NN", nr)
+assert "*** SUBJECT HERE ***" in cover and "*** BLURB HERE ***" in cover
+cover = cover.replace("[PATCH 00/%s] *** SUBJECT HERE ***" % nr, subject)
+sys.stdout.write(cover.replace("*** BLURB HERE ***", blurb.rstrip("\n")))
+PY
 g diff pristine plugsched > "$OUTD/plugsched-6.12.patch"
 # One line per patch: its size, for review (a patch over ~1,500 added
 # lines is hard to review in one sitting).
