@@ -592,6 +592,100 @@ static int test_idlewrite(int argc, char **argv)
 	return 0;
 }
 
+/* Spin on CPU 0 until *@stop: one of many, measured by its group's usage. */
+static pid_t spawn_spinner(const int *stop)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid)
+		return pid;
+	pin(0, 0);
+	while (!__atomic_load_n(stop, __ATOMIC_RELAXED))
+		;
+	_exit(0);
+}
+
+/*
+ * ps_one with one hog beside ps_many with @n, equal cpu.weight, all on
+ * CPU 0; the writer keeps off it. From 1 s after the last hog joined,
+ * over @secs: ps_one's part of the two groups' usage.
+ */
+static double grouplone_run(int secs, int n, int *stop, pid_t *pids, int *bad)
+{
+	static const char *const groups[] = { "ps_one", "ps_many" };
+	long long o0, m0, o1, m1;
+	int i;
+
+	cg_make("ps_one", 100, 0);
+	cg_make("ps_many", 100, 0);
+	*stop = 0;
+	for (i = 0; i <= n; i++) {
+		pids[i] = spawn_spinner(stop);
+		cg_move(i ? "ps_many" : "ps_one", pids[i]);
+	}
+	usleep(1000000);
+	o0 = cg_stat("ps_one", "usage_usec");
+	m0 = cg_stat("ps_many", "usage_usec");
+	usleep(secs * 1000000);
+	o1 = cg_stat("ps_one", "usage_usec");
+	m1 = cg_stat("ps_many", "usage_usec");
+	__atomic_store_n(stop, 1, __ATOMIC_RELAXED);
+	for (i = 0, *bad = 0; i <= n; i++)
+		*bad += !!reap(pids[i]);
+	cg_remove(groups, 2);
+	return o1 - o0 + m1 - m0 > 0 ? (double)(o1 - o0) / (o1 - o0 + m1 - m0) : 0;
+}
+
+/*
+ * grouplone SECONDS N POLICY...: a group of one hog beside a group of N
+ * hogs at the same cpu.weight, every hog on CPU 0, the lone group gets
+ * half the CPU under eevdf, measured first in the same boot. Under each
+ * POLICY it gets at least 0.9 of eevdf's share: the groups' weights, not
+ * how many tasks each has, divide the CPU; every hog finishes.
+ */
+static int test_grouplone(int argc, char **argv)
+{
+	int secs, n, k, bad, *stop = shared(sizeof(int));
+	char orig[64];
+	double base = 0, share;
+	pid_t *pids;
+
+	if (argc < 3)
+		ksft_exit_fail_msg("usage: grouplone SECONDS N POLICY...\n");
+	secs = atoi(argv[0]);
+	n = atoi(argv[1]);
+	if (nr_cpus() < 2 || n < 1)
+		ksft_exit_skip("needs 2 CPUs and N >= 1\n");
+	pids = calloc(n + 1, sizeof(*pids));
+	if (!pids)
+		ksft_exit_fail_msg("out of memory\n");
+	snprintf(orig, sizeof(orig), "%s", active_policy());
+	ksft_set_plan(argc - 2);
+	cg_setup();
+	pin(0, 1);
+	for (k = -1; k < argc - 2; k++) {
+		const char *pol = k < 0 ? "eevdf" : argv[2 + k];
+
+		if (switch_to(pol, NULL))
+			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
+		share = grouplone_run(secs, n, stop, pids, &bad);
+		if (k < 0) {
+			base = share;
+			ksft_print_msg("eevdf: the lone group had %.3f of CPU 0\n", share);
+			continue;
+		}
+		ksft_test_result(!bad && share >= 0.9 * base,
+				 "a group of one beside a group of %d, equal cpu.weight, one CPU, under %s: %.3f of it (>= 0.9 x eevdf's %.3f), %d failed\n",
+				 n, pol, share, base, bad);
+	}
+	unpin(0);
+	switch_to(orig, NULL);
+	free(pids);
+	return 0;
+}
+
 PLUGSCHED_TEST("cpuweight", test_cpuweight, "[SECONDS [WARM_MS [MIN_RATIO [MAX_RATIO]]]]",
 	       "cgroup cpu.weight 400 : 100, hogs moved between groups: CPU time 4 : 1");
 PLUGSCHED_TEST("cpunested", test_cpunested, "[SECONDS [WARM_MS]]",
@@ -604,5 +698,7 @@ PLUGSCHED_TEST("cpuidle", test_cpuidle, "[SECONDS]",
 	       "cgroup cpu.idle: an idle group's tasks run when nothing else wants the CPU");
 PLUGSCHED_TEST("idlewrite", test_idlewrite, "[SECONDS [MIN_PER_S]]",
 	       "cpu.idle written in a loop beside a throttled group: every write returns");
+PLUGSCHED_TEST("grouplone", test_grouplone, "SECONDS N POLICY...",
+	       "a group of one beside a group of N at equal weight: the weights divide the CPU");
 PLUGSCHED_TEST("autogroup", test_autogroup, "[SECONDS [WARM_MS]]",
 	       "autogroup: a session's one hog gets half a CPU beside a session of 4");
