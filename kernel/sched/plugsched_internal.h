@@ -34,7 +34,9 @@
 /*
  * p->plugsched.flags: which activation of a policy the task's state belongs
  * to (0: none). Every activation takes a new tag, so that state left from
- * an earlier activation, even of the same policy, is never reused.
+ * an earlier activation, even of the same policy, is never reused. Each
+ * task leaving a policy drops its tag (plugsched_fix_task()), so none
+ * holds one from an earlier activation when the 8 bits wrap.
  */
 #define PLUGSCHED_TF_OWNER	0x00ff
 /* The policy has the task queued (between its enqueue and dequeue calls). */

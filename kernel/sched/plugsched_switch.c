@@ -294,9 +294,14 @@ void plugsched_post_fork(struct task_struct *p)
 
 	plugsched_track(p);
 	class = READ_ONCE(p->sched_class);
+	/*
+	 * Leaving the policy, @p forgets its state as the walk's tasks do:
+	 * a task keeps no tag but the current activation's, so that the
+	 * 8-bit tags can wrap without an old tag ever matching a new one.
+	 */
 	if (unlikely((class == &fair_sched_class || class == &plug_sched_class) &&
 		     class != normal_sched_class()))
-		plugsched_fix_task(p, false);
+		plugsched_fix_task(p, class == &plug_sched_class);
 }
 
 /*
