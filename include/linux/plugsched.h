@@ -226,7 +226,8 @@ struct plugsched_knob {
  *		plugsched_select_cpu() is used otherwise.
  * @balance:	periodic or idle balancing of @this; return tasks pulled.
  *		Optional; plugsched_balance() is used otherwise.
- * @show_task:	print @p's policy fields to /proc/PID/sched. Optional.
+ * @show_task:	print @p's policy fields to /proc/PID/sched, under @p's
+ *		runqueue lock. Optional.
  * @rr_interval: the task's round-robin interval in ns, for
  *		sched_rr_get_interval(). Optional.
  * @count:	with CONFIG_PLUGSCHED_DEBUG, count the tasks the policy holds

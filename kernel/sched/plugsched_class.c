@@ -619,13 +619,9 @@ DEFINE_SCHED_CLASS(plug) = {
 #endif
 };
 
-/* /proc/PID/sched */
-void plugsched_show_task(struct task_struct *p, struct seq_file *m)
+static void plugsched_show_locked(struct rq *rq, struct task_struct *p,
+				  const struct plugsched_ops *ops, struct seq_file *m)
 {
-	const struct plugsched_ops *ops = READ_ONCE(plugsched_cur_ops);
-
-	if (!ops || p->sched_class != &plug_sched_class)
-		return;
 	seq_printf(m, "%-45s:%21s\n", "plugsched.policy", ops->name);
 	seq_printf(m, "%-45s:%21d\n", "plugsched.bypass", READ_ONCE(plugsched_bypassing));
 	seq_printf(m, "%-45s:%21lld\n", "plugsched.slice_ns", p->plugsched.slice);
@@ -633,8 +629,26 @@ void plugsched_show_task(struct task_struct *p, struct seq_file *m)
 		   p->plugsched.nr_node_migrations);
 	/* What the watchdog sees: how long a queued task has waited. */
 	seq_printf(m, "%-45s:%21u\n", "plugsched.waiting_ms",
-		   (p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_on_cpu(task_rq(p), p) ?
-		   jiffies_to_msecs(plugsched_waited(&task_rq(p)->plug, p)) : 0);
+		   (p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_on_cpu(rq, p) ?
+		   jiffies_to_msecs(plugsched_waited(&rq->plug, p)) : 0);
 	if (ops->show_task && !READ_ONCE(plugsched_bypassing))
 		ops->show_task(m, p);
+}
+
+/*
+ * /proc/PID/sched. Under @p's runqueue lock: the policy's state in @p is
+ * what its hooks last left there, and a switch can neither move @p nor
+ * retire the policy meanwhile.
+ */
+void plugsched_show_task(struct task_struct *p, struct seq_file *m)
+{
+	const struct plugsched_ops *ops;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	rq = task_rq_lock(p, &rf);
+	ops = READ_ONCE(plugsched_cur_ops);
+	if (ops && p->sched_class == &plug_sched_class)
+		plugsched_show_locked(rq, p, ops, m);
+	task_rq_unlock(rq, p, &rf);
 }

@@ -76,7 +76,12 @@ esac
 # back, CPU 1 offline and online under load after each switch. A dying
 # CPU stopped the fair server a second time after a switch had started it
 # (sub_running_bw() underflow WARN from inactive_task_timer()).
+# Meanwhile every task's /proc/PID/sched is read in a loop: the policy's
+# fields are read under the task's runqueue lock, which a switch takes to
+# move it (lockdep sees both).
 if [ "$p" = eevdf ]; then
+	touch /tmp/reading
+	(while [ -e /tmp/reading ]; do cat /proc/[0-9]*/sched > /dev/null 2>&1; done) &
 	for q in $(plugged); do
 		[ "$q" = starve ] && continue
 		switch_to "$q"
@@ -84,6 +89,8 @@ if [ "$p" = eevdf ]; then
 		switch_to eevdf
 		t plugsched_test hotplug 1
 	done
+	rm -f /tmp/reading
+	wait
 fi
 t plugsched_test fork 1000
 hb_pair
