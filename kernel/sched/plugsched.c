@@ -167,7 +167,8 @@ u64 plugsched_scale_wait(struct plugsched_rq *prq, const struct task_struct *p, 
 	if (likely(prq->units == (unsigned long)prq->nr_running * SCHED_CAPACITY_SCALE) ||
 	    prq->nr_running < 2 || prq->units <= units)
 		return wait;
-	return div64_u64(wait * (prq->nr_running - 1) * units, prq->units - units);
+	/* 128 bits in between: a minute's wait times 65,536 tasks' units is over 64. */
+	return mul_u64_u64_div_u64(wait, (u64)(prq->nr_running - 1) * units, prq->units - units);
 }
 
 void plugsched_array_init(struct plugsched_prio_array *array)

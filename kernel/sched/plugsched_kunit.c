@@ -280,6 +280,30 @@ static void plugsched_test_refill_slice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, plugsched_refill_slice(p, ns), ns / 2);
 }
 
+/*
+ * A long wait among many tasks, the others in a small group's share: the
+ * product of the three is over 64 bits, the answer (256 x @wait) is not.
+ */
+static void plugsched_test_scale_wait(struct kunit *test)
+{
+	struct plugsched_rq *prq = kunit_kzalloc(test, sizeof(*prq), GFP_KERNEL);
+	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	u64 wait = 600ULL * NSEC_PER_SEC;
+
+	KUNIT_ASSERT_NOT_NULL(test, prq);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->se.load.weight = NICE_0_LOAD;
+	p->plugsched.load = 4 * SCHED_CAPACITY_SCALE;
+	prq->nr_running = 65536;
+	prq->units = 4 * SCHED_CAPACITY_SCALE + 65535ul * (SCHED_CAPACITY_SCALE / 64);
+	KUNIT_EXPECT_EQ(test, plugsched_task_units(p), 4 * SCHED_CAPACITY_SCALE);
+	KUNIT_EXPECT_EQ(test, plugsched_scale_wait(prq, p, wait), 256 * wait);
+	/* Every task counts as one: the wait as it is. */
+	prq->units = 65536ul * SCHED_CAPACITY_SCALE;
+	p->plugsched.load = scale_load_down(NICE_0_LOAD);
+	KUNIT_EXPECT_EQ(test, plugsched_scale_wait(prq, p, wait), wait);
+}
+
 #ifdef CONFIG_SMP
 /* The plugged tasks' signal: near 1024 on a hog's CPU, halving in 32 ms idle. */
 static void plugsched_test_util(struct kunit *test)
@@ -316,6 +340,7 @@ static struct kunit_case plugsched_core_test_cases[] = {
 	KUNIT_CASE(plugsched_test_phases),
 	KUNIT_CASE(plugsched_test_watch_windows),
 	KUNIT_CASE(plugsched_test_refill_slice),
+	KUNIT_CASE(plugsched_test_scale_wait),
 #ifdef CONFIG_SMP
 	KUNIT_CASE(plugsched_test_util),
 #endif
