@@ -293,8 +293,8 @@ static long long task_cpu_ns(pid_t pid)
 }
 
 /*
- * cpumax SECONDS [QUOTA_US [PERIOD_US]]: a group with cpu.max QUOTA_US
- * PERIOD_US (20000 100000) runs max(4, CPUs) hogs, none pinned. Over
+ * cpumax SECONDS [QUOTA_US [PERIOD_US [HOGS]]]: a group with cpu.max QUOTA_US
+ * PERIOD_US (20000 100000) runs HOGS (max(4, CPUs)) hogs, none pinned. Over
  * SECONDS its usage (cpu.stat) is QUOTA / PERIOD of one CPU within 2
  * percentage points, and most periods throttled. Then one hog is moved out
  * to the root group, throttled or not: 0.3 s after, 1 s of it runs 0.7 of
@@ -320,7 +320,8 @@ static int test_cpumax(int argc, char **argv)
 	static const char *const groups[] = { "ps_max" };
 	int secs = argc ? atoi(argv[0]) : 10, ncpu = nr_cpus(), bad;
 	long quota = argc > 1 ? atol(argv[1]) : 20000, period = argc > 2 ? atol(argv[2]) : 100000;
-	int n = ncpu > 4 ? ncpu : 4, busy = n - 1 < ncpu - 1 ? n - 1 : ncpu - 1;
+	int n = argc > 3 ? atoi(argv[3]) : ncpu > 4 ? ncpu : 4;
+	int busy = n - 1 < ncpu - 1 ? n - 1 : ncpu - 1;
 	uint64_t start = now_ns(CLOCK_MONOTONIC) + 3500 * MSEC, mid, end;
 	long long u0, u1, u2, u3, p0, p1, t0, t1, th_us, m0, m1;
 	double share, want = (double)quota / period, released, moved;
@@ -329,8 +330,8 @@ static int test_cpumax(int argc, char **argv)
 	int i, len;
 
 	ksft_set_plan(4);
-	if (n > MAX_HOGS)
-		ksft_exit_fail_msg("too many CPUs for MAX_HOGS\n");
+	if (n < 2 || n > MAX_HOGS)
+		ksft_exit_fail_msg("HOGS %d: 2 to %d\n", n, MAX_HOGS);
 	mid = start + secs * 1000 * MSEC;
 	end = mid + 2800 * MSEC;
 	cg_setup();
@@ -690,7 +691,7 @@ PLUGSCHED_TEST("cpuweight", test_cpuweight, "[SECONDS [WARM_MS [MIN_RATIO [MAX_R
 	       "cgroup cpu.weight 400 : 100, hogs moved between groups: CPU time 4 : 1");
 PLUGSCHED_TEST("cpunested", test_cpunested, "[SECONDS [WARM_MS]]",
 	       "nested cgroups share by their weights at each level");
-PLUGSCHED_TEST("cpumax", test_cpumax, "[SECONDS [QUOTA_US [PERIOD_US]]]",
+PLUGSCHED_TEST("cpumax", test_cpumax, "[SECONDS [QUOTA_US [PERIOD_US [HOGS]]]]",
 	       "cgroup cpu.max: a limited group's hogs get its quota, \"max\" frees them");
 PLUGSCHED_TEST("cpumaxnested", test_cpumaxnested, "[SECONDS]",
 	       "nested cgroup cpu.max: a parent's limit holds its children, a child's its own");
