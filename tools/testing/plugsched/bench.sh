@@ -39,7 +39,7 @@ fi
 # eevdf is the yardstick: always there, and first.
 POLICIES="eevdf $(echo " $POLICIES " | sed 's/ eevdf / /g')"
 POLICIES=$(echo $POLICIES)
-cp "$B/obj/.config" "$RES/kernel.config"
+cp "$B/linux-6.12/.config" "$RES/kernel.config"
 
 # The suite, in the guest. Sizes: full, or QUICK.
 if [ "$QUICK" = 1 ]; then

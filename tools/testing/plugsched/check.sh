@@ -5,7 +5,8 @@
 # Prints one "ok"/"not ok" line per check; exits non-zero on a failure.
 . "$(dirname "$0")/lib.sh"
 
-obj=${CHECK_OBJ:-$B/obj}
+# The production kernel, built in its own tree by README's steps.
+obj=${CHECK_OBJ:-$B/linux-6.12}
 [ -f "$KSRC/scripts/checkpatch.pl" ] && [ -f "$obj/.config" ] ||
 	die "no built tree: run make kernel first"
 fails=0
@@ -114,8 +115,12 @@ sparse_out=
 for tree in "$obj" "$B/debug"; do
 	[ -f "$tree/.config" ] || { report 1 "sparse: no built tree $tree"; continue; }
 	log "sparse on kernel/sched in ${tree#"$TOP"/}"
+	# As each was built: in its tree with gcc (README's steps, ccache by
+	# PATH), or out of the tree of git am with ccache gcc.
+	where=(-C "$KSRC" O="$tree" CC="ccache gcc")
+	[ "$tree" = "$B/linux-6.12" ] && where=(-C "$tree")
 	# shellcheck disable=SC2046 # one word per object
-	out=$(make -s -C "$KSRC" O="$tree" CC="ccache gcc" C=2 $(ours_objs "$tree") \
+	out=$(PATH=/usr/lib/ccache:$PATH make -s "${where[@]}" C=2 $(ours_objs "$tree") \
 		kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o \
 		kernel/sched/build_utility.o 2>&1)
 	report $? "sparse build of our objects in ${tree#"$TOP"/} ($(ours_objs "$tree" | wc -w) objects)"

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Build the plugsched test kernel: kernel.sh [prod|debug]
-# prod lands at build/bzImage, debug at build/debug/bzImage.
+# prod lands at build/bzImage, debug at build/debug/bzImage. The production
+# kernel is built as README's "Using it on your own kernel" says, in a tree
+# of its own (readme.sh build); the debug one out of the tree of git am.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:-prod}
@@ -32,7 +34,9 @@ fi
 # 3. Configure: tinyconfig + our fragments, redone when a fragment changes.
 cfgdir=$TOP/tools/testing/plugsched/configs
 frags="$cfgdir/base.config"
-obj=$B/obj
+# (the production kernel's config is the one README's steps take as the
+# user's, built in build/linux-6.12; here it is only made)
+obj=$B/prod-config
 if [ "$variant" = debug ]; then
 	frags="$frags $cfgdir/debug.config"
 	obj=$B/debug
@@ -74,14 +78,20 @@ fi
 # 4. Build.
 log "building $variant kernel ($JOBS jobs)"
 start=$(date +%s)
+if [ "$variant" = prod ]; then
+	"$TOP/tools/testing/plugsched/readme.sh" build "$obj/.config" > "$obj/build.log" 2>&1 || {
+		grep -E "error|Error|^not ok" "$obj/build.log" | head -40 >&2
+		die "prod kernel build (README's steps) failed, see $obj/build.log"
+	}
+	grep -E "warning:" "$obj/build.log" >&2 || true
+	cp "$B/linux-6.12/arch/x86/boot/bzImage" "$B/bzImage"
+	log "prod kernel built in $(( $(date +%s) - start ))s (README's steps, in build/linux-6.12)"
+	exit 0
+fi
 if ! kmake -j"$JOBS" bzImage > "$obj/build.log" 2>&1; then
 	grep -E "error|Error" "$obj/build.log" | head -40 >&2
 	die "$variant kernel build failed, see $obj/build.log"
 fi
 grep -E "warning:" "$obj/build.log" >&2 || true
-if [ "$variant" = debug ]; then
-	cp "$obj/arch/x86/boot/bzImage" "$obj/bzImage"
-else
-	cp "$obj/arch/x86/boot/bzImage" "$B/bzImage"
-fi
+cp "$obj/arch/x86/boot/bzImage" "$obj/bzImage"
 log "$variant kernel built in $(( $(date +%s) - start ))s"

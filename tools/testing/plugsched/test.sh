@@ -246,6 +246,12 @@ pair long prod "$(printf 'o1%.0s' $(seq 60))" 2 1 "" bad-sched.sh 'unknown sched
 	mixed-case prod CFS 2 1 "" bad-sched.sh 'unknown scheduler "CFS"'
 pair repeated prod o1 2 1 "sched=cfs" bad-sched.sh 'sched= given 2 times' -- \
 	isolcpus prod eevdf 2 1 "isolcpus=1" isolcpus.sh
+# README's "Using it on your own kernel": the production kernel was built
+# by its steps (kernel.sh, readme.sh build); its sched= line booted and its
+# checks run, and olddefconfig's defaults as it says.
+step boot "README's own-kernel steps: boot with its sched= line, run its checks"
+count_lines < <(grep -a -E '^(ok|not ok) |^# \$ ' "$B/prod-config/build.log")
+count_lines < <("$T/readme.sh" boot 2>&1)
 # Two debug guests at once took longer than one after the other (225 and
 # 256 s against 80 and 89 s: a vCPU spinning on a lock whose holder the
 # host descheduled), so these run alone.
