@@ -14,6 +14,7 @@
 #include <linux/build_bug.h>
 #include <linux/list.h>
 #include <linux/plugsched_types.h>
+#include <linux/rbtree.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/topology.h>
@@ -42,6 +43,31 @@ struct seq_file;
 #define PLUGSCHED_DEQ_THROTTLE	0x10	/* its group ran out of cpu.max runtime */
 
 /**
+ * struct plugsched_pool - the plugged tasks of one task group queued on one
+ * CPU (SCHED_IDLE ones apart), which share that group's part of the CPU
+ * @vnode:	in &plugsched_rq.pools, by @vclock, while @nr is not 0
+ * @wnode:	in &plugsched_rq.waits, by its first task's wait, the same
+ * @runnable:	its tasks, longest waiting first, linked by
+ *		&plugsched_task.runnable_node
+ * @vclock:	virtual clock: the pool's run time in ns, times
+ *		NICE_0_LOAD over its part of the CPU (plugsched_queue.c)
+ * @weight:	sum of its tasks' nice weights; its part of the CPU is that
+ *		scaled by the shares of its group and the group's parents
+ * @nr:		how many tasks are on @runnable
+ *
+ * The root group's pool of a CPU is in its &struct plugsched_rq, every
+ * other group's in the group's per-CPU &plugsched_group.pools.
+ */
+struct plugsched_pool {
+	struct rb_node		vnode;
+	struct rb_node		wnode;
+	struct list_head	runnable;
+	u64			vclock;
+	unsigned long		weight;
+	unsigned int		nr;
+};
+
+/**
  * struct plugsched_rq - the part of a CPU's runqueue the core keeps for
  * the plugged policy
  * @nr_running:	plugged tasks queued on this CPU, the running one included
@@ -54,9 +80,16 @@ struct seq_file;
  * @next_balance: jiffies of the next periodic balance
  * @next_kick:	jiffies before which no idle CPU is kicked again
  * @kick_backoff: current kick interval in jiffies (doubles while kicks fail)
- * @runnable:	the queued tasks, longest waiting first (see
- *		&plugsched_task.runnable_node); owned by the core
- * @runnable_idle: the same for SCHED_IDLE tasks, which may wait for ever
+ * @pools:	the pools (&struct plugsched_pool) with queued tasks, by
+ *		virtual clock: the core runs the first one's longest waiting
+ *		task when the policy's pick is in a pool too far ahead of it
+ * @waits:	the same pools by their longest waiting task's wait: the
+ *		first one's first task waited longest on this CPU
+ * @root_pool:	the root task group's pool on this CPU
+ * @min_vclock:	the pools' virtual clocks never fall behind this (monotonic)
+ * @nr_pools:	pools in @pools
+ * @runnable_idle: the queued SCHED_IDLE tasks, which may wait for ever,
+ *		longest waiting first (see &plugsched_task.runnable_node)
  * @released:	a higher class (RT, deadline, stop) took the CPU from the
  *		policy and the policy has not picked on it since
  * @released_at: jiffies when it was taken
@@ -68,9 +101,16 @@ struct seq_file;
  *		active, or the active one is being ejected); the core runs
  *		the queued tasks itself, first come first served
  * @watch_bound: the policy's design bound of a wait here (ns, see
- *		&plugsched_ops.wait_bound), at its highest in the watchdog's
- *		current window ([0]) and in the one before ([1])
+ *		&plugsched_ops.wait_bound) in the watchdog's last window ([0])
+ *		and the one before ([1]): the harmonic mean of the ticks'
+ *		bounds, each at least the watchdog's limit
+ * @watch_inv:	the current window's sum of 2^32 over each tick's bound in ms
+ * @watch_n:	the ticks it counts
  * @watch_rotate: jiffies when the current window ends
+ * @idle_next:	jiffies from which the CPU may run its next SCHED_IDLE task
+ *		that waited PLUGSCHED_IDLE_WAIT (plugsched_class.c)
+ * @relief_next: jiffies from which the CPU may give its next relief
+ *		(plugsched_class.c): one per second, 1% of the CPU at most
  * @avg:	the plugged tasks' utilisation and load on this CPU (PELT, as
  *		the fair class's rq->cfs.avg), which schedutil reads beside it
  * @pelt_running: a plugged task runs, for @avg
@@ -91,7 +131,11 @@ struct plugsched_rq {
 	unsigned long		next_balance;
 	unsigned long		next_kick;
 	unsigned long		kick_backoff;
-	struct list_head	runnable;
+	struct rb_root_cached	pools;
+	struct rb_root_cached	waits;
+	struct plugsched_pool	root_pool;
+	u64			min_vclock;
+	unsigned int		nr_pools;
 	struct list_head	runnable_idle;
 	bool			released;
 	unsigned long		released_at;
@@ -99,7 +143,11 @@ struct plugsched_rq {
 	unsigned long		nr_released;
 	bool			bypass;
 	u64			watch_bound[2];
+	u64			watch_inv;
+	unsigned int		watch_n;
 	unsigned long		watch_rotate;
+	unsigned long		idle_next;
+	unsigned long		relief_next;
 #ifdef CONFIG_SMP
 	struct sched_avg	avg;
 	bool			pelt_running;
@@ -119,11 +167,13 @@ struct plugsched_rq {
  *		group's weight while it is active, 0 otherwise
  * @nr:		queued plugged tasks of the group plus its active children:
  *		the group is active while this is not 0
+ * @pools:	the group's pool on each CPU (its own tasks, not its children's)
  */
 struct plugsched_group {
 	atomic64_t		load;
 	atomic64_t		contrib;
 	atomic_t		nr;
+	struct plugsched_pool __percpu *pools;
 };
 
 /**

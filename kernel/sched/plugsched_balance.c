@@ -16,6 +16,21 @@
 
 #ifdef CONFIG_SMP
 
+DEFINE_PER_CPU(unsigned long [PLUGSCHED_NR_BAL_STATS], plugsched_bal_stats);
+
+const char * const plugsched_bal_stat_names[PLUGSCHED_NR_BAL_STATS] = {
+	[PLUGSCHED_BAL_NEWIDLE]		= "newidle",
+	[PLUGSCHED_BAL_TICK]		= "tick",
+	[PLUGSCHED_BAL_KICK]		= "kick",
+	[PLUGSCHED_BAL_VISITED]		= "visited",
+	[PLUGSCHED_BAL_LOCKED]		= "locked",
+	[PLUGSCHED_BAL_PULLED]		= "pulled",
+	[PLUGSCHED_BAL_FAILED]		= "failed",
+	[PLUGSCHED_BAL_PINNED]		= "pinned",
+	[PLUGSCHED_BAL_WAKE_SCANNED]	= "wake_scanned",
+	[PLUGSCHED_BAL_FORK_SCANNED]	= "fork_scanned",
+};
+
 bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 			   int dst_cpu, bool idle)
 {
@@ -164,6 +179,50 @@ static inline bool plugsched_balance_cpu(int cpu)
 	return cpu_active(cpu) && housekeeping_cpu(cpu, HK_TYPE_DOMAIN);
 }
 
+/*
+ * The busiest CPU of @span with a plugged task waiting, @skip[] left out;
+ * its load and capacity in @load and @cap.
+ */
+static struct rq *plugsched_find_busiest(struct plugsched_rq *this,
+					 const struct cpumask *span, const int *skip,
+					 int nr_skip, unsigned long *load, unsigned long *cap)
+{
+	struct rq *busiest = NULL;
+	unsigned long visited = 0;
+	int cpu, i;
+
+	*load = 0;
+	for_each_cpu(cpu, span) {
+		struct rq *rq = cpu_rq(cpu);
+		unsigned long c, l;
+
+		visited++;
+		if (cpu == this->cpu || !plugsched_balance_cpu(cpu) ||
+		    !plugsched_nr_waiting(&rq->plug))
+			continue;
+		for (i = 0; i < nr_skip && skip[i] != cpu; i++)
+			;
+		if (i < nr_skip)
+			continue;
+		c = plugsched_capacity(rq);
+		l = plugsched_scaled(rq, plugsched_rq_load(&rq->plug), c);
+		if (l > *load) {
+			*load = l;
+			*cap = c;
+			busiest = rq;
+		}
+	}
+	plugsched_bal_count(PLUGSCHED_BAL_VISITED, visited);
+	return busiest;
+}
+
+/*
+ * How many busiest CPUs in a row may offer nothing to take (every waiting
+ * task pinned elsewhere) before a balance gives up: then the next busiest
+ * is tried, as mainline's load_balance() redoes without an all-pinned CPU.
+ */
+#define PLUGSCHED_BALANCE_REDO	2
+
 /**
  * plugsched_balance_span - pull tasks from the busiest CPU of @span
  * @this:	the runqueue to pull to; its lock is held, and may be dropped
@@ -179,35 +238,29 @@ static inline bool plugsched_balance_cpu(int cpu)
  * It is pulled from when it exceeds this CPU by
  * &plugsched_ops.imbalance_pct, until half the difference has moved and
  * as long as a move leaves this CPU no busier than the busiest was; the
- * policy chooses which tasks. Isolated CPUs (isolcpus=domain) neither
- * pull nor are pulled from.
+ * policy chooses which tasks. A busiest CPU whose policy offers no task
+ * for this CPU (all pinned, or cache-hot) is left out and the next one
+ * tried, PLUGSCHED_BALANCE_REDO times: a CPU of pinned per-CPU threads
+ * must not hide a movable task behind it from an idle CPU. Isolated CPUs
+ * (isolcpus=domain) neither pull nor are pulled from.
  *
  * Return: the number of tasks pulled.
  */
 int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 			   const struct cpumask *span, unsigned int flags)
 {
-	unsigned long load, max_load = 0, this_load, this_cap, busiest_cap = 1, imbalance;
-	struct rq *this_rq = prq_rq(this), *busiest = NULL;
-	int cpu, moved = 0, loops = 0;
+	unsigned long max_load, this_load, this_cap, busiest_cap = 1, imbalance;
+	struct rq *this_rq = prq_rq(this), *busiest;
+	int skip[PLUGSCHED_BALANCE_REDO], nr_skip = 0, moved, loops;
+	bool offered;
 
 	if (!plugsched_balance_cpu(this->cpu))
 		return 0;
-	for_each_cpu(cpu, span) {
-		struct rq *rq = cpu_rq(cpu);
-		unsigned long cap;
-
-		if (cpu == this->cpu || !plugsched_balance_cpu(cpu) ||
-		    !plugsched_nr_waiting(&rq->plug))
-			continue;
-		cap = plugsched_capacity(rq);
-		load = plugsched_scaled(rq, plugsched_rq_load(&rq->plug), cap);
-		if (load > max_load) {
-			max_load = load;
-			busiest = rq;
-			busiest_cap = cap;
-		}
-	}
+redo:
+	moved = 0;
+	loops = 0;
+	offered = false;
+	busiest = plugsched_find_busiest(this, span, skip, nr_skip, &max_load, &busiest_cap);
 	if (!busiest)
 		return 0;
 
@@ -223,12 +276,15 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 		return 0;
 
 	/* Taking both locks forgets both clock updates: redo them. */
+	plugsched_bal_count(PLUGSCHED_BAL_LOCKED, 1);
 	double_lock_balance(this_rq, busiest);
 	update_rq_clock(this_rq);
 	update_rq_clock(busiest);
 	/* A runqueue in bypass holds nothing the policy may look at. */
-	if (plugsched_rq_bypass(&busiest->plug) || plugsched_rq_bypass(this))
+	if (plugsched_rq_bypass(&busiest->plug) || plugsched_rq_bypass(this)) {
 		loops = PLUGSCHED_MIGRATE_SCAN;
+		offered = true;
+	}
 	while (plugsched_nr_waiting(&busiest->plug) && loops++ < PLUGSCHED_MIGRATE_SCAN) {
 		struct task_struct *p;
 		unsigned long w;
@@ -236,6 +292,7 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 		p = plugsched_cur_ops->migration_candidate(&busiest->plug, this->cpu, idle);
 		if (!p)
 			break;
+		offered = true;
 		/* Candidates come home-bound first, at home last. */
 		if ((flags & PLUGSCHED_BAL_KEEP_HOME) &&
 		    plugsched_task_home(p) == cpu_to_node(cpu_of(busiest)))
@@ -267,6 +324,12 @@ int plugsched_balance_span(struct plugsched_rq *this, bool idle,
 	if (moved)
 		WRITE_ONCE(busiest->plug.kick_backoff, 1);
 	double_unlock_balance(this_rq, busiest);
+	plugsched_bal_count(moved ? PLUGSCHED_BAL_PULLED : PLUGSCHED_BAL_FAILED, moved ? : 1);
+	if (!offered && nr_skip < PLUGSCHED_BALANCE_REDO) {
+		plugsched_bal_count(PLUGSCHED_BAL_PINNED, 1);
+		skip[nr_skip++] = cpu_of(busiest);
+		goto redo;
+	}
 	return moved;
 }
 
@@ -312,6 +375,7 @@ int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf)
 		return 0;
 
 	rq_unpin_lock(rq, rf);
+	plugsched_bal_count(PLUGSCHED_BAL_NEWIDLE, 1);
 	plugsched_do_balance(&rq->plug, !rq->nr_running);
 	/*
 	 * double_lock_balance() may drop this lock for a moment; the test of
@@ -332,13 +396,18 @@ int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf)
 /* The first idle active CPU of @mask that @p may use, or -1. */
 int plugsched_idle_cpu(struct task_struct *p, const struct cpumask *mask)
 {
-	int cpu;
+	unsigned long visited = 0;
+	int cpu, found = -1;
 
 	for_each_cpu_and(cpu, mask, p->cpus_ptr) {
-		if (plugsched_balance_cpu(cpu) && available_idle_cpu(cpu))
-			return cpu;
+		visited++;
+		if (plugsched_balance_cpu(cpu) && available_idle_cpu(cpu)) {
+			found = cpu;
+			break;
+		}
 	}
-	return -1;
+	plugsched_bal_count(PLUGSCHED_BAL_WAKE_SCANNED, visited);
+	return found;
 }
 
 /* The active CPU of @mask that @p may use with the fewest tasks, or -1. */
@@ -346,9 +415,11 @@ int plugsched_least_loaded_cpu(struct task_struct *p, const struct cpumask *mask
 			       int prefer)
 {
 	unsigned int nr, best_nr = UINT_MAX;
+	unsigned long visited = 0;
 	int cpu, best = -1;
 
 	for_each_cpu_and(cpu, mask, p->cpus_ptr) {
+		visited++;
 		if (!plugsched_balance_cpu(cpu))
 			continue;
 		nr = READ_ONCE(cpu_rq(cpu)->nr_running);
@@ -357,6 +428,7 @@ int plugsched_least_loaded_cpu(struct task_struct *p, const struct cpumask *mask
 			best = cpu;
 		}
 	}
+	plugsched_bal_count(PLUGSCHED_BAL_FORK_SCANNED, visited);
 	return best;
 }
 
@@ -420,6 +492,7 @@ static void plugsched_kick_idle(struct plugsched_rq *prq)
 
 	for_each_cpu_and(cpu, cpu_active_mask, housekeeping_cpumask(HK_TYPE_DOMAIN)) {
 		if (cpu != prq->cpu && available_idle_cpu(cpu)) {
+			plugsched_bal_count(PLUGSCHED_BAL_KICK, 1);
 			resched_cpu(cpu);
 			break;
 		}
@@ -488,6 +561,7 @@ void __plugsched_tick_balance(struct rq *rq)
 	WRITE_ONCE(prq->next_balance, now + max(msecs_to_jiffies(ms), 1UL));
 
 	raw_spin_rq_lock(rq);
+	plugsched_bal_count(PLUGSCHED_BAL_TICK, 1);
 	plugsched_do_balance(prq, idle);
 	raw_spin_rq_unlock(rq);
 }

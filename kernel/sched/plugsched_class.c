@@ -26,11 +26,23 @@ atomic_t plugsched_tick_dequeued;
 int plugsched_relief_ms;
 atomic_t plugsched_nr_reliefs;
 
+/*
+ * /proc/sys/kernel/plugsched_watchdog_ms: the longest wait of a plugged
+ * task (plugsched_watchdog.c); here, since relief keeps under half of it.
+ */
+int plugsched_watchdog_ms;
+
 /* CONFIG_PLUGSCHED_DEBUG: the policy holds exactly the tasks counted here. */
 static void plugsched_check_counts(struct rq *rq)
 {
-	unsigned int n;
+	unsigned int n = 0;
+	struct rb_node *node;
 
+	for (node = rb_first_cached(&rq->plug.pools); node; node = rb_next(node))
+		n += plugsched_pool_entry(node)->nr;
+	WARN_ONCE(n + rq->plug.nr_idle != rq->plug.nr_running,
+		  "plugsched: %u tasks in pools and %u SCHED_IDLE ones on CPU %d, the core counts %u\n",
+		  n, rq->plug.nr_idle, cpu_of(rq), rq->plug.nr_running);
 	if (!plugsched_cur_ops->count)
 		return;
 	n = plugsched_cur_ops->count(&rq->plug);
@@ -245,6 +257,9 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
 	/* A synchronous waker on this CPU is about to sleep: let it. */
 	if ((flags & WF_SYNC) && cpu_of(rq) == smp_processor_id())
 		return;
+	/* Its group is ahead of another on this CPU: the pick would not run it. */
+	if (plugsched_pool_behind(&rq->plug, p))
+		return;
 
 	update_curr_plug(rq);
 	if (plugsched_cur_ops->preempt(&rq->plug, curr, p))
@@ -255,17 +270,35 @@ static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
  * A SCHED_IDLE task runs when nothing else of the policy wants the CPU,
  * and for a tick after waiting PLUGSCHED_IDLE_WAIT: one preempted in an
  * RCU read-side section, or holding a lock, must not stall everybody (the
- * fair class gives such tasks a small weight, not nothing).
+ * fair class gives such tasks a small weight, not nothing). Such ticks
+ * are the CPU's, not each task's: one in PLUGSCHED_IDLE_GAP ticks at
+ * most, the longest waiting task first, so that SCHED_IDLE tasks, which
+ * any user may start by the hundred, take a quarter of the CPU at most
+ * (the fair class gives 300 of them, weighing 3 each, half of it beside
+ * a nice 0 task), and each of N waits N * PLUGSCHED_IDLE_GAP ticks.
  */
 #define PLUGSCHED_IDLE_WAIT	HZ
+#define PLUGSCHED_IDLE_GAP	4
+
+/* The SCHED_IDLE task owed its tick on @rq now, if any (the tick asks too). */
+static struct task_struct *plugsched_idle_due(struct rq *rq)
+{
+	struct plugsched_rq *prq = &rq->plug;
+	struct task_struct *p;
+
+	if (likely(!prq->nr_idle) || prq->nr_idle >= prq->nr_running ||
+	    time_before(jiffies, prq->idle_next))
+		return NULL;
+	p = list_first_entry(&prq->runnable_idle, struct task_struct, plugsched.runnable_node);
+	if (task_current(rq, p) || plugsched_waited(prq, p) <= PLUGSCHED_IDLE_WAIT)
+		return NULL;
+	return p;
+}
 
 /* Bypass: the task that waited longest, SCHED_IDLE ones after the rest. */
 static struct task_struct *plugsched_bypass_pick(struct plugsched_rq *prq)
 {
-	struct list_head *queued = list_empty(&prq->runnable) ? &prq->runnable_idle :
-				   &prq->runnable;
-
-	return list_first_entry_or_null(queued, struct task_struct, plugsched.runnable_node);
+	return plugsched_first_waiter(prq);
 }
 
 /*
@@ -278,31 +311,49 @@ static struct task_struct *plugsched_bypass_pick(struct plugsched_rq *prq)
  * minutes by design (Zaphod: base_promotion_interval x (runnable - 1) per
  * slot; o1's active array), and a starved task that holds a lock stalls
  * every task that waits for it, each handoff of the lock as long again.
- * @runnable is in order of waits: O(1), its first entry or, behind the
- * running task, its second.
+ * The candidate is the longest waiting task of the group furthest behind
+ * (plugsched_pool_waiter()): O(1), its pool's first task or, behind the
+ * running task, the next one. Relief comes at half the watchdog's limit
+ * at the latest, whatever the two knobs say: a wait the policy means to
+ * end is rescued before it ejects the policy.
+ *
+ * Relief is the CPU's budget, not each task's right: one relief per
+ * PLUGSCHED_RELIEF_GAP on a CPU, 1% of it at most, however many tasks
+ * wait. Per task, a hundred tasks past the limit made every pick a relief:
+ * the CPU ran them first come first served, and nice, cgroup weights and
+ * wakeup preemption stopped counting. The cost: N tasks a policy starves
+ * on one CPU are rescued over N seconds, not at once.
  */
+#define PLUGSCHED_RELIEF_GAP	HZ
+
 static unsigned long plugsched_relief_jiffies(void)
 {
 	unsigned int ms = READ_ONCE(plugsched_relief_ms);
+	unsigned int wd = READ_ONCE(plugsched_watchdog_ms);
 
-	return ms ? msecs_to_jiffies(ms) : 0;
+	if (!ms)
+		return 0;
+	if (wd)
+		ms = min(ms, max(wd / 2, 1U));
+	return msecs_to_jiffies(ms);
+}
+
+static bool plugsched_relief_due(struct plugsched_rq *prq, struct task_struct *p,
+				 unsigned long relief)
+{
+	return relief && !time_before(jiffies, prq->relief_next) &&
+	       plugsched_waited(prq, p) > relief;
 }
 
 static struct task_struct *plugsched_relief_pick(struct rq *rq)
 {
-	struct plugsched_rq *prq = &rq->plug;
 	unsigned long relief = plugsched_relief_jiffies();
 	struct task_struct *p;
 
-	if (!relief || list_empty(&prq->runnable))
+	if (!relief)
 		return NULL;
-	p = list_first_entry(&prq->runnable, struct task_struct, plugsched.runnable_node);
-	if (task_current(rq, p)) {
-		if (list_is_last(&p->plugsched.runnable_node, &prq->runnable))
-			return NULL;
-		p = list_next_entry(p, plugsched.runnable_node);
-	}
-	return plugsched_waited(prq, p) > relief ? p : NULL;
+	p = plugsched_pool_waiter(rq);
+	return p && plugsched_relief_due(&rq->plug, p, relief) ? p : NULL;
 }
 
 static struct task_struct *pick_task_plug(struct rq *rq)
@@ -315,18 +366,25 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 	plugsched_bw_check(rq, plug_rq_curr(rq));
 	if (!prq->nr_running)
 		return NULL;
-	if (unlikely(prq->nr_idle) && prq->nr_idle < prq->nr_running) {
-		p = list_first_entry(&prq->runnable_idle, struct task_struct,
-				     plugsched.runnable_node);
-		if (!task_current(rq, p) && plugsched_waited(prq, p) > PLUGSCHED_IDLE_WAIT)
-			return p;
+	p = plugsched_idle_due(rq);
+	if (unlikely(p)) {
+		prq->idle_next = jiffies + PLUGSCHED_IDLE_GAP;
+		return p;
 	}
 	if (plugsched_rq_bypass(prq))
 		return plugsched_bypass_pick(prq);
 	p = plugsched_relief_pick(rq);
 	if (unlikely(p))
 		return p;
-	return plugsched_cur_ops->pick(prq);
+	p = plugsched_cur_ops->pick(prq);
+	/* A group ahead gives way to the one furthest behind (plugsched_queue.c). */
+	if (p) {
+		struct plugsched_pool *behind = plugsched_pool_behind(prq, p);
+
+		if (unlikely(behind))
+			p = plugsched_pool_first(behind);
+	}
+	return p;
 }
 
 static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
@@ -341,7 +399,7 @@ static void put_prev_task_plug(struct rq *rq, struct task_struct *p,
 	/* Not after a dequeue for a nice or policy change: on_rq is still set. */
 	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED) {
 		p->plugsched.runnable_at = plugsched_now(&rq->plug);
-		list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
+		plugsched_requeue_runnable(&rq->plug, p);
 		if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->put_prev)
 			plugsched_cur_ops->put_prev(&rq->plug, p);
 	}
@@ -363,10 +421,10 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 	/* Whoever picked it: a run after such a wait is a relief (above). */
 	p->plugsched.flags &= ~PLUGSCHED_TF_RELIEVED;
 	if ((p->plugsched.flags & PLUGSCHED_TF_QUEUED) && !task_current(rq, p) &&
-	    !plugsched_task_is_idle(p) &&
-	    !plugsched_rq_bypass(&rq->plug) && relief &&
-	    plugsched_waited(&rq->plug, p) > relief) {
+	    !plugsched_task_is_idle(p) && !plugsched_rq_bypass(&rq->plug) &&
+	    plugsched_relief_due(&rq->plug, p, relief)) {
 		p->plugsched.flags |= PLUGSCHED_TF_RELIEVED;
+		rq->plug.relief_next = jiffies + PLUGSCHED_RELIEF_GAP;
 		atomic_inc(&plugsched_nr_reliefs);
 	}
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
@@ -378,7 +436,7 @@ static void set_next_task_plug(struct rq *rq, struct task_struct *p, bool first)
 		tick_nohz_dep_set_cpu(cpu_of(rq), TICK_DEP_BIT_SCHED);
 	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		return;
-	list_move_tail(&p->plugsched.runnable_node, plugsched_runnable(&rq->plug, p));
+	plugsched_requeue_runnable(&rq->plug, p);
 	if (!plugsched_rq_bypass(&rq->plug) && plugsched_cur_ops->set_next)
 		plugsched_cur_ops->set_next(&rq->plug, p);
 }
@@ -464,9 +522,16 @@ static void task_tick_plug(struct rq *rq, struct task_struct *p, int queued)
 		}
 		if (plugsched_relief_pick(rq))
 			resched_curr(rq);
+		/* Its group got ahead of another: the pick gives way. */
+		if (plugsched_pool_behind(&rq->plug, p))
+			resched_curr(rq);
 	}
-	/* A SCHED_IDLE task picked after its wait gets one tick. */
-	if (plugsched_task_is_idle(p) && rq->plug.nr_idle < rq->plug.nr_running)
+	/*
+	 * A SCHED_IDLE task picked after its wait gets one tick; one owed
+	 * its tick gets it at this one, not at the end of the slice.
+	 */
+	if ((plugsched_task_is_idle(p) && rq->plug.nr_idle < rq->plug.nr_running) ||
+	    plugsched_idle_due(rq))
 		resched_curr(rq);
 #ifdef CONFIG_SCHED_CORE
 	/*
@@ -527,6 +592,8 @@ static void switched_to_plug(struct rq *rq, struct task_struct *p)
 	 * and the stamp may be of another CPU's clock: RT tasks migrate.
 	 */
 	p->plugsched.runnable_at = plugsched_now(&rq->plug);
+	if (p->plugsched.flags & PLUGSCHED_TF_QUEUED)
+		plugsched_requeue_runnable(&rq->plug, p);
 	/* Its affinity may have changed there, unseen by set_cpus_allowed_plug(). */
 	if (!plugsched_rq_bypass(&rq->plug))
 		plugsched_home_from_mask(plugsched_cur_ops, p);

@@ -88,18 +88,15 @@ static void plugsched_group_refresh(struct task_group *tg, unsigned long shares)
 }
 
 /**
- * __plugsched_group_weight - @p's effective weight in its group hierarchy
- * @p:		a queued plugged task in a group below the root; its runqueue
- *		is locked (plugsched_group_weight() is the caller for any task)
+ * plugsched_group_scale - a weight in @tg, as a weight in the root group
+ * @tg:		a task group below the root, with queued tasks
+ * @w:		nice weights of some of its queued tasks
  *
- * Return: @p's nice weight times each level's shares over that level's
- * load, at least 1.
+ * Return: @w times each level's shares over that level's load, up to the
+ * root, at least 1.
  */
-unsigned long __plugsched_group_weight(struct task_struct *p)
+unsigned long plugsched_group_scale(struct task_group *tg, u64 w)
 {
-	struct task_group *tg = task_group(p);
-	u64 w = plugsched_load_weight(p);
-
 	for (; tg != &root_task_group; tg = tg->parent) {
 		unsigned long shares = plugsched_tg_shares(tg);
 		s64 load = atomic64_read(&tg->plug.load);
@@ -109,6 +106,18 @@ unsigned long __plugsched_group_weight(struct task_struct *p)
 		w = div64_u64(w * shares, max_t(s64, load, w));
 	}
 	return clamp_t(u64, w, 1, U32_MAX);
+}
+
+/**
+ * __plugsched_group_weight - @p's effective weight in its group hierarchy
+ * @p:		a queued plugged task in a group below the root; its runqueue
+ *		is locked (plugsched_group_weight() is the caller for any task)
+ *
+ * Return: @p's nice weight, scaled by plugsched_group_scale().
+ */
+unsigned long __plugsched_group_weight(struct task_struct *p)
+{
+	return plugsched_group_scale(task_group(p), plugsched_load_weight(p));
 }
 
 /* @tg is @p_tg or one of its ancestors. */
@@ -147,11 +156,33 @@ static bool plugsched_idle_requeue(struct rq *rq, struct task_struct *p, struct 
 }
 
 /*
- * Requeue the tasks of @head (prq->runnable or prq->runnable_idle) that
- * cpu.idle changed. A requeued task goes to the tail of one of the two
- * lists, where it is met again and left alone: its flag agrees now. But
- * requeueing can throttle a group out of runtime (its enqueue, or
- * put_prev of a running one), which parks that group's tasks here:
+ * The pools of @rq whose group cpu.idle made idle: their tasks become
+ * SCHED_IDLE ones, which are in no pool. A pool's tasks are all of one
+ * group, so the first one tells for all; the pool leaves the tree as it
+ * empties (or as a throttle parks the rest), and the walk starts over.
+ */
+static void plugsched_idle_requeue_pools(struct rq *rq, struct task_group *tg)
+{
+	struct rb_node *node;
+
+again:
+	for (node = rb_first_cached(&rq->plug.pools); node; node = rb_next(node)) {
+		struct plugsched_pool *pool = plugsched_pool_entry(node);
+
+		if (!plugsched_idle_requeue(rq, plugsched_pool_first(pool), tg))
+			continue;
+		while (pool->nr && plugsched_idle_requeue(rq, plugsched_pool_first(pool), tg))
+			;
+		goto again;
+	}
+}
+
+/*
+ * Requeue the SCHED_IDLE tasks of @head (prq->runnable_idle) that cpu.idle
+ * changed: they join their pools, or, SCHED_IDLE by policy, go to the tail
+ * of @head, where they are met again and left alone: their flag agrees
+ * now. But requeueing can throttle a group out of runtime (its enqueue,
+ * or put_prev of a running one), which parks that group's tasks here:
  * the next entry may then be on prq->parked, and a walk going on from it
  * would never meet @head again. So the walk starts over after such a
  * park; each start over follows a throttle, at most one per group on
@@ -180,8 +211,9 @@ again:
  * queued in @tg or below it whose idleness changed is queued again on its
  * CPU, so that from now on the policy treats it as a SCHED_IDLE task, or
  * no longer does; parked and sleeping ones read cpu.idle when they are
- * next queued. A cpu.idle write walks each CPU's queued plugged tasks
- * once, and again after each group a requeue throttles there.
+ * next queued. A cpu.idle write walks each CPU's pools once for each pool
+ * that changes, and its SCHED_IDLE tasks once, and again after each group
+ * a requeue throttles there.
  */
 void plugsched_group_idle_changed(struct task_group *tg)
 {
@@ -200,10 +232,37 @@ void plugsched_group_idle_changed(struct task_group *tg)
 
 		rq_lock_irqsave(rq, &rf);
 		update_rq_clock(rq);
-		plugsched_idle_requeue_list(rq, &prq->runnable, tg);
+		plugsched_idle_requeue_pools(rq, tg);
 		plugsched_idle_requeue_list(rq, &prq->runnable_idle, tg);
 		rq_unlock_irqrestore(rq, &rf);
 	}
+}
+
+/**
+ * plugsched_group_alloc - a new task group's pools
+ * @tg:		the group, from alloc_fair_sched_group()
+ *
+ * Return: 1, or 0 if out of memory (alloc_fair_sched_group()'s convention).
+ */
+int plugsched_group_alloc(struct task_group *tg)
+{
+	int cpu;
+
+	tg->plug.pools = alloc_percpu(struct plugsched_pool);
+	if (!tg->plug.pools)
+		return 0;
+	for_each_possible_cpu(cpu)
+		plugsched_pool_init(per_cpu_ptr(tg->plug.pools, cpu));
+	return 1;
+}
+
+/**
+ * plugsched_group_free - free a task group's pools
+ * @tg:		the group, from free_fair_sched_group(): no task is in it
+ */
+void plugsched_group_free(struct task_group *tg)
+{
+	free_percpu(tg->plug.pools);
 }
 
 #ifdef CONFIG_PLUGSCHED_KUNIT_TEST

@@ -123,6 +123,7 @@ static inline unsigned long plugsched_load_weight(const struct task_struct *p)
 void __plugsched_group_enqueue(struct task_struct *p);
 void __plugsched_group_dequeue(struct task_struct *p);
 unsigned long __plugsched_group_weight(struct task_struct *p);
+unsigned long plugsched_group_scale(struct task_group *tg, u64 w);
 
 static inline bool plugsched_task_grouped(const struct task_struct *p)
 {
@@ -149,6 +150,14 @@ static inline unsigned long plugsched_group_weight(struct task_struct *p)
 	return plugsched_load_weight(p);
 }
 
+/* @p's pool's part of its CPU, from the pool's nice weights (@w). */
+static inline unsigned long plugsched_pool_part(struct task_struct *p, unsigned long w)
+{
+	if (plugsched_task_grouped(p))
+		return plugsched_group_scale(task_group(p), w);
+	return w;
+}
+
 /* A level of @tg's path to the root has cpu.idle set. */
 static inline bool plugsched_tg_idle(struct task_group *tg)
 {
@@ -173,6 +182,11 @@ static inline void plugsched_group_dequeue(struct task_struct *p) { }
 static inline unsigned long plugsched_group_weight(struct task_struct *p)
 {
 	return plugsched_load_weight(p);
+}
+
+static inline unsigned long plugsched_pool_part(struct task_struct *p, unsigned long w)
+{
+	return w;
 }
 
 static inline bool plugsched_task_grouped(const struct task_struct *p)
@@ -290,11 +304,59 @@ static inline u16 plugsched_task_owner(const struct task_struct *p)
 	return p->plugsched.flags & PLUGSCHED_TF_OWNER;
 }
 
-/* The watchdog watches @runnable; SCHED_IDLE tasks may wait for ever. */
-static inline struct list_head *plugsched_runnable(struct plugsched_rq *prq,
-						   const struct task_struct *p)
+/*
+ * Pools (plugsched_queue.c): the queued tasks of a CPU, SCHED_IDLE ones
+ * apart, by task group; the root group has one too. The policy picks among
+ * all of them; the core holds the groups to their weights between pools.
+ */
+static inline void plugsched_pool_init(struct plugsched_pool *pool)
 {
-	return plugsched_task_is_idle(p) ? &prq->runnable_idle : &prq->runnable;
+	RB_CLEAR_NODE(&pool->vnode);
+	RB_CLEAR_NODE(&pool->wnode);
+	INIT_LIST_HEAD(&pool->runnable);
+	pool->vclock = 0;
+	pool->weight = 0;
+	pool->nr = 0;
+}
+
+/* The pool of @p's group on @prq's CPU. */
+static inline struct plugsched_pool *plugsched_pool_of(struct plugsched_rq *prq,
+						       struct task_struct *p)
+{
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	struct task_group *tg = task_group(p);
+
+	if (tg != &root_task_group)
+		return per_cpu_ptr(tg->plug.pools, prq->cpu);
+#endif
+	return &prq->root_pool;
+}
+
+static inline struct plugsched_pool *plugsched_pool_entry(struct rb_node *node)
+{
+	return node ? rb_entry(node, struct plugsched_pool, vnode) : NULL;
+}
+
+static inline struct plugsched_pool *plugsched_wpool_entry(struct rb_node *node)
+{
+	return node ? rb_entry(node, struct plugsched_pool, wnode) : NULL;
+}
+
+/* The first task of @pool, which waited longest of it. */
+static inline struct task_struct *plugsched_pool_first(struct plugsched_pool *pool)
+{
+	return list_first_entry(&pool->runnable, struct task_struct, plugsched.runnable_node);
+}
+
+/* The queued task that waited longest on @prq, SCHED_IDLE ones last; NULL if none. */
+static inline struct task_struct *plugsched_first_waiter(struct plugsched_rq *prq)
+{
+	struct plugsched_pool *pool = plugsched_wpool_entry(rb_first_cached(&prq->waits));
+
+	if (pool)
+		return plugsched_pool_first(pool);
+	return list_first_entry_or_null(&prq->runnable_idle, struct task_struct,
+					plugsched.runnable_node);
 }
 
 /*
@@ -324,7 +386,7 @@ static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
 /*
  * Bypass (plugsched_switch.c): a runqueue whose plug.bypass is set, under
  * its lock, calls no policy; the core runs its plugged tasks itself, the
- * longest waiting first (@runnable, then @runnable_idle), a
+ * longest waiting first (plugsched_first_waiter()), a
  * PLUGSCHED_BYPASS_SLICE each, and balances nothing. It is set while no
  * policy is active (a task a switch missed still runs), and from the
  * moment a policy is ejected, from any context and under runqueue locks
@@ -377,6 +439,12 @@ void plugsched_queue(struct rq *rq, struct task_struct *p, unsigned int pflags,
 		     unsigned int cpufreq_flags);
 void plugsched_unqueue(struct rq *rq, struct task_struct *p, unsigned int pflags);
 void plugsched_reweight(struct plugsched_rq *prq, struct task_struct *p);
+void plugsched_requeue_runnable(struct plugsched_rq *prq, struct task_struct *p);
+void plugsched_pool_charge(struct plugsched_rq *prq, struct task_struct *p, u64 delta);
+struct plugsched_pool *plugsched_pool_behind(struct plugsched_rq *prq,
+					     struct task_struct *p);
+struct task_struct *plugsched_longest_waiter(struct rq *rq);
+struct task_struct *plugsched_pool_waiter(struct rq *rq);
 
 /* RT, deadline or stop: a class that takes CPUs from the policy. */
 static inline bool plugsched_class_above(const struct task_struct *p)
@@ -393,6 +461,33 @@ static inline void plugsched_release(struct rq *rq, struct task_struct *next)
 
 /* plugsched_balance.c: the class's SMP hooks and what placement shares */
 #ifdef CONFIG_SMP
+/*
+ * What balancing and placement cost, counted per CPU where the work is
+ * done (debugfs plug_balance sums them): a this_cpu_add() each, no shared
+ * cache line written.
+ */
+enum plugsched_bal_stat {
+	PLUGSCHED_BAL_NEWIDLE,		/* balances of a CPU about to idle */
+	PLUGSCHED_BAL_TICK,		/* periodic balances from the tick */
+	PLUGSCHED_BAL_KICK,		/* idle CPUs woken to pull */
+	PLUGSCHED_BAL_VISITED,		/* CPUs looked at for the busiest */
+	PLUGSCHED_BAL_LOCKED,		/* remote runqueue locks taken */
+	PLUGSCHED_BAL_PULLED,		/* tasks moved */
+	PLUGSCHED_BAL_FAILED,		/* remote locks taken, nothing moved */
+	PLUGSCHED_BAL_PINNED,		/* busiest CPUs passed over: none to take */
+	PLUGSCHED_BAL_WAKE_SCANNED,	/* CPUs looked at for a waking task */
+	PLUGSCHED_BAL_FORK_SCANNED,	/* ... for a new or exec'ing one */
+	PLUGSCHED_NR_BAL_STATS
+};
+
+DECLARE_PER_CPU(unsigned long [PLUGSCHED_NR_BAL_STATS], plugsched_bal_stats);
+extern const char * const plugsched_bal_stat_names[PLUGSCHED_NR_BAL_STATS];
+
+static inline void plugsched_bal_count(enum plugsched_bal_stat stat, unsigned long n)
+{
+	this_cpu_add(plugsched_bal_stats[stat], n);
+}
+
 int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf);
 int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags);
 unsigned long plugsched_rq_load(struct plugsched_rq *prq);

@@ -232,36 +232,48 @@ static void plugsched_test_phases(struct kunit *test)
 }
 
 /*
- * The watchdog's windows: the limit follows the highest design bound over
- * the current window and the one before, and a window lasts the limit.
+ * The watchdog's windows: the limit follows the harmonic mean of the
+ * ticks' design bounds over the current window and the two before, each
+ * bound at least the limit, and a window lasts the limit.
  */
 static void plugsched_test_watch_windows(struct kunit *test)
 {
-	unsigned long limit = msecs_to_jiffies(3000), t = 1000, high;
+	unsigned long limit = msecs_to_jiffies(3000), t = 1000, i;
 	struct plugsched_rq prq = { .watch_rotate = t };
 
 	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), limit);
-	/* A first bound of 10 s opens a window of 11 s (+ two ticks). */
-	plugsched_watch_window(&prq, 10ULL * NSEC_PER_SEC, limit, t);
-	high = msecs_to_jiffies(11000) + 2;
-	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), high);
-	KUNIT_EXPECT_EQ(test, prq.watch_rotate, t + high);
-	/* A lower bound in the same window changes nothing. */
-	plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t + 1);
-	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), high);
-	/* Nor in the next: a wait begun in the first is still covered. */
-	t += high;
-	plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t);
-	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), high);
-	KUNIT_EXPECT_EQ(test, prq.watch_rotate, t + high);
-	/* Two windows later only the user's limit is left (1.1 s is less). */
-	t += high;
-	plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t);
+	/* Bounds under the limit leave it as it is. */
+	for (i = 0; i < 10; i++)
+		plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t + i);
 	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), limit);
 	KUNIT_EXPECT_EQ(test, prq.watch_rotate, t + limit);
-	/* A higher bound counts at once, in the middle of a window. */
-	plugsched_watch_window(&prq, 20ULL * NSEC_PER_SEC, limit, t + 1);
-	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), msecs_to_jiffies(22000) + 2);
+	/* A load that lasts: 10 s, so 11 s (+ two ticks) from its first tick. */
+	t += limit;
+	plugsched_watch_window(&prq, 10ULL * NSEC_PER_SEC, limit, t);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), msecs_to_jiffies(11000) + 2);
+	for (i = 1; i < limit; i++)
+		plugsched_watch_window(&prq, 10ULL * NSEC_PER_SEC, limit, t + i);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), msecs_to_jiffies(11000) + 2);
+	/* It holds two windows after the load is gone: a wait begun then. */
+	t += limit;
+	for (i = 0; i < 2 * limit; i++)
+		plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t + i);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), msecs_to_jiffies(11000) + 2);
+	/* Then only the user's limit is left. */
+	t += 2 * limit;
+	plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t);
+	KUNIT_EXPECT_EQ(test, plugsched_watch_limit(&prq, limit), limit);
+	/*
+	 * One tick of a burst, a bound of ten hours, among the window's
+	 * 3,000 at the limit: the window's bound is 3 s x 3000 / 2999.9,
+	 * 3.001 s, nowhere near hours (a highest-bound rule gave 11 hours).
+	 */
+	t += limit;
+	plugsched_watch_window(&prq, 36000ULL * NSEC_PER_SEC, limit, t);
+	for (i = 1; i < limit; i++)
+		plugsched_watch_window(&prq, NSEC_PER_SEC, limit, t + i);
+	KUNIT_EXPECT_LE(test, plugsched_watch_limit(&prq, limit), msecs_to_jiffies(3302) + 2);
+	KUNIT_EXPECT_EQ(test, prq.watch_rotate, t + limit);
 }
 
 /* A refilled slice pays the overrun of the last one, at most half of it. */

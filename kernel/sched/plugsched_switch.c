@@ -373,16 +373,15 @@ static struct task_struct *plugsched_first_queued(struct rq *rq,
 						  const struct sched_class *class)
 {
 	if (class == &plug_sched_class) {
-		struct list_head *queued = list_empty(&rq->plug.runnable) ?
-					   &rq->plug.runnable_idle : &rq->plug.runnable;
+		struct task_struct *p = plugsched_first_waiter(&rq->plug);
 
 #ifdef CONFIG_CFS_BANDWIDTH
 		/* Parked by cpu.max: still in the class. */
-		if (list_empty(queued))
-			queued = &rq->plug.parked;
+		if (!p)
+			p = list_first_entry_or_null(&rq->plug.parked, struct task_struct,
+						     plugsched.runnable_node);
 #endif
-		return list_first_entry_or_null(queued, struct task_struct,
-						plugsched.runnable_node);
+		return p;
 	}
 #ifdef CONFIG_SMP
 	return list_first_entry_or_null(&rq->cfs_tasks, struct task_struct, se.group_node);
@@ -498,9 +497,13 @@ static void plugsched_reset_rqs(const struct plugsched_ops *ops)
 
 		prq->next_balance = jiffies;
 		prq->next_kick = jiffies;
+		prq->idle_next = jiffies;
+		prq->relief_next = jiffies;
 		prq->kick_backoff = 1;
 		prq->watch_bound[0] = 0;
 		prq->watch_bound[1] = 0;
+		prq->watch_inv = 0;
+		prq->watch_n = 0;
 		prq->watch_rotate = jiffies;
 		/* A release left from the last policy ends here. */
 		if (prq->released)

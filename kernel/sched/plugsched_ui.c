@@ -93,7 +93,9 @@ void __init plugsched_init(void)
 		prq->cpu = cpu;
 		/* No policy yet: the core alone runs what a switch misses. */
 		prq->bypass = true;
-		INIT_LIST_HEAD(&prq->runnable);
+		prq->pools = RB_ROOT_CACHED;
+		prq->waits = RB_ROOT_CACHED;
+		plugsched_pool_init(&prq->root_pool);
 		INIT_LIST_HEAD(&prq->runnable_idle);
 #ifdef CONFIG_CFS_BANDWIDTH
 		INIT_LIST_HEAD(&prq->parked);
@@ -384,6 +386,29 @@ static int plug_util_show(struct seq_file *m, void *v)
 }
 
 DEFINE_SHOW_ATTRIBUTE(plug_util);
+
+/*
+ * The balancing's work since boot (plugsched_balance.c): a line per
+ * counter, its sum over the CPUs and then each possible CPU's count.
+ */
+static int plug_balance_show(struct seq_file *m, void *v)
+{
+	int i, cpu;
+
+	for (i = 0; i < PLUGSCHED_NR_BAL_STATS; i++) {
+		unsigned long sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu(plugsched_bal_stats[i], cpu);
+		seq_printf(m, "%s %lu", plugsched_bal_stat_names[i], sum);
+		for_each_possible_cpu(cpu)
+			seq_printf(m, " %lu", per_cpu(plugsched_bal_stats[i], cpu));
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
+DEFINE_SHOW_ATTRIBUTE(plug_balance);
 #endif
 
 #ifdef CONFIG_PLUGSCHED_DEBUG
@@ -465,6 +490,7 @@ static void __init plug_server_debugfs_init(void)
 	debugfs_create_atomic_t("plug_reliefs", 0444, sched, &plugsched_nr_reliefs);
 #ifdef CONFIG_SMP
 	debugfs_create_file("plug_util", 0444, sched, NULL, &plug_util_fops);
+	debugfs_create_file("plug_balance", 0444, sched, NULL, &plug_balance_fops);
 #endif
 #ifdef CONFIG_PLUGSCHED_DEBUG
 	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);

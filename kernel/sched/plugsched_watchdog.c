@@ -14,9 +14,6 @@
 
 #include "plugsched_internal.h"
 
-/* /proc/sys/kernel/plugsched_watchdog_ms: the longest wait of a plugged task. */
-int plugsched_watchdog_ms;
-
 static void plugsched_watchdog_fn(struct kthread_work *work);
 static DEFINE_KTHREAD_DELAYED_WORK(plugsched_watchdog_work, plugsched_watchdog_fn);
 
@@ -70,30 +67,53 @@ static void plugsched_dump(struct rq *rq, struct task_struct *p)
 		plugsched_cur_ops->dump(&rq->plug, p);
 }
 
+/*
+ * The watchdog's windows. A wait's design bound follows the CPU's runnable
+ * count while it lasts, and the count can jump for a tick (a fork burst)
+ * to a bound of hours. A waiter gains on its bound at a rate of one over
+ * the bound of the moment, so the bound of a window is the harmonic mean
+ * of its ticks' bounds, each at least the limit: a tick at hours among
+ * thousands at the limit adds next to nothing, while a load that lasts
+ * the window gives its bound in full. Ticks with no waiter possible (one
+ * task or none) are not counted. Windows last the limit; the limit on a
+ * CPU is the largest of the current window's mean and the two before.
+ */
+#define PLUGSCHED_WATCH_ONE	BIT_ULL(32)
+
+/* The current window's mean, in ns; 0 before its first sample. */
+static u64 plugsched_watch_mean(const struct plugsched_rq *prq)
+{
+	u64 inv = READ_ONCE(prq->watch_inv);
+
+	if (!inv)
+		return 0;
+	return div64_u64((u64)READ_ONCE(prq->watch_n) * PLUGSCHED_WATCH_ONE, inv) *
+	       NSEC_PER_MSEC;
+}
+
 /**
  * plugsched_watch_limit - the watchdog's limit on a runqueue
  * @prq:	the runqueue
  * @limit:	plugsched_watchdog_ms, in jiffies
  *
- * The policy's design bound of a wait, where it is longer than @limit, at
- * its highest over the current window and the one before, plus 10% and two
- * ticks for the tick's granularity. A window lasts at least the limit
- * (plugsched_watch_window()), so a wait not over the limit yet began in
- * one of the two.
+ * The policy's design bound of a wait, where it is longer than @limit, as
+ * the current window and the two before give it, plus 10% and two ticks
+ * for the tick's granularity.
  *
  * Return: the limit in jiffies.
  */
 unsigned long plugsched_watch_limit(struct plugsched_rq *prq, unsigned long limit)
 {
-	u64 bound = max(READ_ONCE(prq->watch_bound[0]), READ_ONCE(prq->watch_bound[1]));
+	u64 bound = max3(READ_ONCE(prq->watch_bound[0]), READ_ONCE(prq->watch_bound[1]),
+			 plugsched_watch_mean(prq));
 
-	if (!bound)
+	if (nsecs_to_jiffies64(bound) <= limit)
 		return limit;
-	return max_t(u64, limit, nsecs_to_jiffies64(bound + bound / 10) + 2);
+	return nsecs_to_jiffies64(bound + bound / 10) + 2;
 }
 
 /**
- * plugsched_watch_window - enter a design bound into a runqueue's windows
+ * plugsched_watch_window - enter a tick's design bound into a runqueue's windows
  * @prq:	the runqueue
  * @bound:	the policy's design bound of a wait there now, in ns
  * @limit:	plugsched_watchdog_ms, in jiffies
@@ -102,13 +122,17 @@ unsigned long plugsched_watch_limit(struct plugsched_rq *prq, unsigned long limi
 void plugsched_watch_window(struct plugsched_rq *prq, u64 bound, unsigned long limit,
 			    unsigned long now)
 {
+	u64 ms = max_t(u64, div_u64(bound, NSEC_PER_MSEC), jiffies_to_msecs(limit));
+
 	if (time_after_eq(now, prq->watch_rotate)) {
 		WRITE_ONCE(prq->watch_bound[1], prq->watch_bound[0]);
-		WRITE_ONCE(prq->watch_bound[0], bound);
-		prq->watch_rotate = now + plugsched_watch_limit(prq, limit);
-	} else if (bound > prq->watch_bound[0]) {
-		WRITE_ONCE(prq->watch_bound[0], bound);
+		WRITE_ONCE(prq->watch_bound[0], plugsched_watch_mean(prq));
+		WRITE_ONCE(prq->watch_inv, 0);
+		WRITE_ONCE(prq->watch_n, 0);
+		prq->watch_rotate = now + max(limit, 1UL);
 	}
+	WRITE_ONCE(prq->watch_n, prq->watch_n + 1);
+	WRITE_ONCE(prq->watch_inv, prq->watch_inv + div64_u64(PLUGSCHED_WATCH_ONE, max(ms, 1ULL)));
 }
 
 /* No bound is worth more tasks than this: the policies' arithmetic is u64. */
@@ -120,7 +144,7 @@ static void plugsched_watch_sample(struct plugsched_rq *prq, unsigned long limit
 	const struct plugsched_ops *ops = READ_ONCE(plugsched_cur_ops);
 	int nr = READ_ONCE(prq->nr_running) - READ_ONCE(prq->nr_idle);
 
-	if (ops && ops->wait_bound)
+	if (ops && ops->wait_bound && nr > 1)
 		plugsched_watch_window(prq, ops->wait_bound(clamp(nr, 0, PLUGSCHED_BOUND_MAX_NR)),
 				       limit, jiffies);
 }
@@ -132,7 +156,6 @@ static void plugsched_watch_sample(struct plugsched_rq *prq, unsigned long limit
 static bool plugsched_stalled(struct rq *rq, unsigned long limit, char *why, size_t size)
 {
 	struct task_struct *p;
-	unsigned int seen = 0;
 	unsigned long waited;
 	bool found = false;
 	struct rq_flags rf;
@@ -141,13 +164,9 @@ static bool plugsched_stalled(struct rq *rq, unsigned long limit, char *why, siz
 	if (plugsched_rq_bypass(&rq->plug))
 		goto out;
 	limit = plugsched_watch_limit(&rq->plug, limit);
-	/* The running task went to the tail when it started: two at most. */
-	list_for_each_entry(p, &rq->plug.runnable, plugsched.runnable_node) {
-		if (task_current(rq, p) && !seen++)
-			continue;
-		waited = plugsched_waited(&rq->plug, p);
-		if (waited <= limit)
-			break;
+	p = plugsched_longest_waiter(rq);
+	waited = p ? plugsched_waited(&rq->plug, p) : 0;
+	if (waited > limit) {
 		found = true;
 		/* The console may wake tasks: no printk under the rq lock. */
 		printk_deferred_enter();
@@ -158,7 +177,6 @@ static bool plugsched_stalled(struct rq *rq, unsigned long limit, char *why, siz
 		printk_deferred_exit();
 		scnprintf(why, size, "watchdog: %s/%d stalled for %u ms", p->comm,
 			  task_pid_nr(p), jiffies_to_msecs(waited));
-		break;
 	}
 out:
 	rq_unlock_irqrestore(rq, &rf);
