@@ -19,8 +19,11 @@ CPUS=${CPUS:-2} NODES=${NODES:-1}
 NUMA_CPUS=${NUMA_CPUS:-4} NUMA_NODES=${NUMA_NODES:-2}
 RUNS=${RUNS:-1}
 if [ "$QUICK" = 1 ]; then ROUNDS=1; else ROUNDS=${ROUNDS:-3}; fi
-"$T/kernel.sh" prod || die "kernel build failed"
-"$T/initramfs.sh" || die "initramfs build failed"
+# (make test has built both, and builds beside its bench: PLUGSCHED_BUILT)
+if [ -z "${PLUGSCHED_BUILT:-}" ]; then
+	"$T/kernel.sh" prod || die "kernel build failed"
+	"$T/initramfs.sh" || die "initramfs build failed"
+fi
 OUT=$B/bench
 suffix=; [ "$QUICK" = 1 ] && suffix=-quick
 # Named by date and commit ("-dirty": with changes not committed), so that

@@ -22,15 +22,18 @@ bobj=$B/bisect-obj
 git -C "$PG" worktree prune
 [ -d "$wt/.git" ] || [ -f "$wt/.git" ] || git -C "$PG" worktree add -q -f --detach "$wt" pristine
 mkdir -p "$bobj"
+# Host programs through ccache too: each work tree builds them again.
+bmake() { make -s -C "$wt" O="$bobj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 if [ ! -f "$bobj/tiny.config" ]; then
-	make -s -C "$wt" O="$bobj" CC="ccache gcc" tinyconfig > "$bobj/tinyconfig.log" 2>&1 &&
+	bmake tinyconfig > "$bobj/tinyconfig.log" 2>&1 &&
 		cp "$bobj/.config" "$bobj/tiny.config"
 fi
-n=0
+n=0 reconfig=1
 for c in $(git -C "$PG" rev-list --reverse pristine..applied); do
 	n=$((n + 1))
 	subj=$(git -C "$PG" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q -f --detach "$c"
+	! git -C "$PG" diff --name-only "$c~1" "$c" | grep -q Kconfig || reconfig=1
 	targets=
 	for f in $(git -C "$PG" diff --name-only "$c~1" "$c"); do
 		case $f in
@@ -56,13 +59,19 @@ for c in $(git -C "$PG" rev-list --reverse pristine..applied); do
 	fi
 	log "patch $n: $subj: make $targets"
 	rc=0
+	# The config follows from the Kconfig files alone: made again only
+	# after a patch changed one (and the first time).
+	if [ "$reconfig" = 1 ]; then
+		{ cp "$bobj/tiny.config" "$bobj/.config" &&
+		  KCONFIG_CONFIG=$bobj/.config "$wt/scripts/kconfig/merge_config.sh" -m -O "$bobj" \
+			"$bobj/.config" "$cfg/base.config" &&
+		  bmake olddefconfig; } > "$bobj/patch-$n.log" 2>&1 || rc=$?
+		reconfig=0
+	else
+		: > "$bobj/patch-$n.log"
+	fi
 	# shellcheck disable=SC2086 # one word per target
-	{ cp "$bobj/tiny.config" "$bobj/.config" &&
-	  KCONFIG_CONFIG=$bobj/.config "$wt/scripts/kconfig/merge_config.sh" -m -O "$bobj" \
-		"$bobj/.config" "$cfg/base.config" &&
-	  make -s -C "$wt" O="$bobj" CC="ccache gcc" olddefconfig &&
-	  make -s -C "$wt" O="$bobj" CC="ccache gcc" -j"$JOBS" W=1 $targets; } \
-		> "$bobj/patch-$n.log" 2>&1 || rc=$?
+	[ $rc != 0 ] || bmake -j"$JOBS" W=1 $targets >> "$bobj/patch-$n.log" 2>&1 || rc=$?
 	warn=$(grep -E "plugsched.*(warning|error)" "$bobj/patch-$n.log" | head -5 || true)
 	[ -z "$warn" ] || { echo "$warn" | sed 's/^/# /'; rc=1; }
 	# kernel/sched/ built whole: it would link, every plugsched symbol

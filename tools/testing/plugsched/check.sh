@@ -117,7 +117,7 @@ for tree in "$obj" "$B/debug"; do
 	log "sparse on kernel/sched in ${tree#"$TOP"/}"
 	# As each was built: in its tree with gcc (README's steps, ccache by
 	# PATH), or out of the tree of git am with ccache gcc.
-	where=(-C "$KSRC" O="$tree" CC="ccache gcc")
+	where=(-C "$KSRC" O="$tree" CC="ccache gcc" HOSTCC="ccache gcc")
 	[ "$tree" = "$B/linux-6.12" ] && where=(-C "$tree")
 	# shellcheck disable=SC2046 # one word per object
 	out=$(PATH=/usr/lib/ccache:$PATH make -s "${where[@]}" C=2 $(ours_objs "$tree") \
@@ -179,6 +179,8 @@ report "$([ $rc = 1 ] && echo 0 || echo 1)" "the call-order check fails on two f
 # Compile kernel/sched/ with other configurations: SMP off, and the
 # scheduler options of a distribution kernel on top of the test config.
 cfg=$TOP/tools/testing/plugsched/configs
+# (host programs through ccache too: each tree builds them again)
+vmake() { make -s -C "$KSRC" O="$vobj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 for variant in up distro; do
 	vobj=$B/compile-$variant
 	frags=$cfg/$variant.config
@@ -186,13 +188,13 @@ for variant in up distro; do
 	log "compiling kernel/sched/ with the $variant config"
 	mkdir -p "$vobj"
 	ok=1
-	{ make -s -C "$KSRC" O="$vobj" CC="ccache gcc" tinyconfig &&
+	{ vmake tinyconfig &&
 	  KCONFIG_CONFIG=$vobj/.config "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$vobj" \
 		"$vobj/.config" $frags &&
-	  make -s -C "$KSRC" O="$vobj" CC="ccache gcc" olddefconfig &&
+	  vmake olddefconfig &&
 	  grep -q "^CONFIG_PLUGSCHED_O1=y" "$vobj/.config" &&
-	  make -s -C "$KSRC" O="$vobj" CC="ccache gcc" -j"$JOBS" prepare &&
-	  make -s -C "$KSRC" O="$vobj" CC="ccache gcc" -j"$JOBS" W=1 kernel/sched/ ; } \
+	  vmake -j"$JOBS" prepare &&
+	  vmake -j"$JOBS" W=1 kernel/sched/ ; } \
 		> "$vobj/compile.log" 2>&1 && ok=0
 	warn=$(grep -E "plugsched.*(warning|error)" "$vobj/compile.log" | head -5 || true)
 	[ -z "$warn" ] || { echo "$warn" | sed 's/^/# /'; ok=1; }
@@ -208,7 +210,7 @@ done
 # kernel/sched/built-in.a: a policy that needs another must select it.
 vobj=$B/compile-subsets
 mkdir -p "$vobj"
-make -s -C "$KSRC" O="$vobj" CC="ccache gcc" tinyconfig > "$vobj/tinyconfig.log" 2>&1 &&
+vmake tinyconfig > "$vobj/tinyconfig.log" 2>&1 &&
 	cp "$vobj/.config" "$vobj/tiny.config"
 subset() { # name fragment-lines...
 	local name=$1 ok=1 undef vlog
@@ -219,8 +221,8 @@ subset() { # name fragment-lines...
 	{ cp "$vobj/tiny.config" "$vobj/.config" &&
 	  KCONFIG_CONFIG=$vobj/.config "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$vobj" \
 		"$vobj/.config" "$cfg/base.config" "$vobj/subset.config" &&
-	  make -s -C "$KSRC" O="$vobj" CC="ccache gcc" olddefconfig &&
-	  make -s -C "$KSRC" O="$vobj" CC="ccache gcc" -j"$JOBS" W=1 kernel/sched/ \
+	  vmake olddefconfig &&
+	  vmake -j"$JOBS" W=1 kernel/sched/ \
 		kernel/fork.o kernel/exit.o init/init_task.o arch/x86/kernel/vmlinux.lds; } \
 		> "$vlog" 2>&1 && ok=0
 	# each line of the fragment holds after olddefconfig, or the subset

@@ -47,7 +47,10 @@ policy_options "$variant" > "$obj/policies.config"
 frags="$frags $obj/policies.config"
 cfgsum=$(cat $frags | sha1sum | cut -d' ' -f1)
 kmake() { make -s -C "$KSRC" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
-if [ "$(cat "$obj/.plugsched-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$obj/.config" ]; then
+# kbuild's syncconfig drops an option whose Kconfig entry went missing for
+# a moment (a tree synced under a running build): configure again then.
+if [ "$(cat "$obj/.plugsched-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$obj/.config" ] ||
+   grep -q -v -x -F -f "$obj/.config" "$obj/policies.config"; then
 	log "configuring $variant kernel"
 	kmake tinyconfig >/dev/null
 	KCONFIG_CONFIG=$obj/.config "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" \

@@ -63,6 +63,8 @@ build() {
 	bad=$?
 	[ -f "$applied" ] || [ ! -f "$TREE/kernel/sched/plugsched.c" ] || cp "$patch" "$applied"
 	ok $bad "make apply, make olddefconfig and make build the production kernel"
+	# kernel.sh goes on to boot what this built: a failed build must stop it.
+	return $bad
 }
 
 # "make olddefconfig  # CONFIG_PLUGSCHED and every policy: y": the
@@ -104,7 +106,10 @@ boot() {
 		n=$((n + 1))
 		cmd=$(nocomment <<< "$line")
 		want=$(sed -n 's/.* # //p' <<< "$line")
-		got=$(sed -n "/^README-CHECK $n\$/,/^README-RC $n /p" "$OUT/readme.log.txt" | sed '1d;$d')
+		# (a kernel message on the console may land in the middle of
+		# the output: "o1 [    2.484679] hrtimer: interrupt took ...")
+		got=$(sed -n "/^README-CHECK $n\$/,/^README-RC $n /p" "$OUT/readme.log.txt" | sed '1d;$d' |
+			sed -E 's/\[ *[0-9]+\.[0-9]+\] .*$//' | sed '/^ *$/d')
 		rc=$(sed -n "s/^README-RC $n //p" "$OUT/readme.log.txt")
 		# A comment of policy names is the output itself; any other
 		# describes it: then the command only has to say something.

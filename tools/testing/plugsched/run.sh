@@ -51,7 +51,8 @@ fi
 # tsc=reliable: under TCG the clocksource watchdog sees the host deschedule
 # a vCPU as TSC skew and switches to the HPET mid-test; every clock read is
 # then a trap, which skews the timing checks.
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" "${numa[@]}"
+# PLUGSCHED_ACCEL=tcg,thread=single runs every vCPU in one host thread.
+qemu=(qemu-system-x86_64 -accel "${PLUGSCHED_ACCEL:-tcg}" -cpu max -m "$mem" -smp "$smp" "${numa[@]}"
       -kernel "$img" -initrd "$initrd" -nographic -no-reboot
       -append "console=ttyS0 panic=-1 tsc=reliable sched=$sched $extra")
 if [ $# -eq 0 ]; then
@@ -60,7 +61,10 @@ fi
 logf=${logf:-$tmp/console.log}
 # make bench keeps the exact command line of every boot.
 [ -n "${PLUGSCHED_CMDLINES:-}" ] && echo "${qemu[*]}" >> "$PLUGSCHED_CMDLINES"
-timeout "$tmo" "${qemu[@]}" < /dev/null > "$logf" 2>&1 || true
+qrc=0
+timeout "$tmo" "${qemu[@]}" < /dev/null > "$logf" 2>&1 || qrc=$?
+# QEMU's own failure (or the timeout's) in the log, for whoever reads it.
+[ "$qrc" = 0 ] || echo "run.sh: qemu exited with status $qrc" >> "$logf"
 rc=$(grep -a -o 'PLUGSCHED-EXIT=[0-9]*' "$logf" | tail -1 | cut -d= -f2 || true)
 [ -z "${PLUGSCHED_QUIET:-}" ] && [ "$logf" = "$tmp/console.log" ] && cat "$logf"
 [ -n "$rc" ] || { log "guest did not finish (timeout ${tmo}s or crash)"; exit 124; }

@@ -12,8 +12,8 @@ PASS=0 FAIL=0 START=$(date +%s)
 FAILED=()	# repeated at the end, where CI's tail shows them
 STEAL=()	# boots with failed checks, and the host's steal during them
 # Rough cost of each remaining step in seconds, for the "left" estimate.
-declare -A COST=([check]=400 [prod]=900 [debug]=900 [patches]=480 [boot]=150 [torture]=0 [bench]=300)
-remaining=$((400 + 900 + 900 + 480 + 30 * 150 + 300))
+declare -A COST=([prod]=900 [bg]=0 [boot]=150 [torture]=0 [bench]=300 [wait]=0)
+remaining=$((900 + 31 * 150 + 300))
 
 result() { # status description
 	if [ "$1" = 0 ]; then
@@ -42,15 +42,42 @@ count_lines() {
 	done
 }
 
+# build/ grows to ~9 GB (pristine and patched trees, two kernels, the
+# check and bisect trees). A disk that fills half way fails every later
+# boot with no results and no reason: say it before anything runs.
+need_kb=$((11 * 1024 * 1024))
+have_kb=$(( $(df -Pk "$TOP" | awk 'NR == 2 { print $4 }') + $(du -sk "$B" 2>/dev/null | cut -f1) ))
+if [ "$have_kb" -lt "$need_kb" ]; then
+	result 1 "room for build/: $((have_kb / 1048576)) GB free or in build/ on $TOP's filesystem, make test needs 11"
+	echo "$PASS passed, $FAIL failed"
+	exit 1
+fi
+
 step prod "build the production kernel"
 "$T/kernel.sh" prod; result $? "production kernel builds (build/bzImage)"
-step debug "build the debug kernel (lockdep, DEBUG_ATOMIC_SLEEP, UBSAN)"
-"$T/kernel.sh" debug; result $? "debug kernel builds (build/debug/bzImage)"
 "$T/initramfs.sh"; result $? "initramfs builds"
 
-step check "checkpatch and sparse"
-# (every patch of the series builds: bisect.sh, beside the quick bench)
-count_lines < <(PLUGSCHED_NO_BISECT=1 "$T/check.sh" 2>&1)
+# The rest of the building runs beside the boots, as SCHED_IDLE: the debug
+# kernel, make check (checkpatch, sparse, the other configurations) and
+# every patch of the series built, then the series applied every way. The
+# guests leave the host idle a third of the time (sleepers, latency
+# tests); SCHED_IDLE takes only that, and a vCPU thread waking preempts
+# it at once (a policy boot beside a cold kernel build: the same 143 s,
+# the same results). Each writes its log and status to build/test.
+step bg "in the background, as SCHED_IDLE: the debug kernel, make check, every patch built, make patches applied"
+rm -f "$OUT"/{debug-build,check,bisect,patches}.rc
+(chrt -i -p 0 "$BASHPID" > /dev/null && renice -n 19 -p "$BASHPID" > /dev/null
+ "$T/kernel.sh" debug > "$OUT/debug-build.log" 2>&1; echo $? > "$OUT/debug-build.rc"
+ PLUGSCHED_NO_BISECT=1 "$T/check.sh" > "$OUT/check.log" 2>&1; echo $? > "$OUT/check.rc"
+ # One after the other: both use build/pristine-git.
+ "$T/bisect.sh" > "$OUT/bisect.log" 2>&1; echo $? > "$OUT/bisect.rc"
+ "$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &
+bg_pid=$!
+# bg_wait NAME: until the background step NAME is done.
+bg_wait() {
+	while [ ! -f "$OUT/$1.rc" ] && kill -0 "$bg_pid" 2> /dev/null; do sleep 2; done
+	[ -f "$OUT/$1.rc" ] || echo 1 > "$OUT/$1.rc"
+}
 
 # kunit_passed SUITE BOOT: the KUnit suite ran in that boot, all cases passed.
 kunit_passed() {
@@ -78,8 +105,12 @@ boot_start() {
 	step boot "boot $name: sched=$sched, $cpus CPUs, $nodes node(s), guest/$script $*"
 	BOOT_T0[$name]=$(date +%s)
 	BOOT_ST[$name]=$(host_cpu_times)
+	# No log of an earlier make test may stand in for this boot's; run.sh's
+	# own complaints (no image) land in it.
+	rm -f "$OUT/$name.log" "$OUT/$name.rc"
 	(PLUGSCHED_QUIET=1 "$T/run.sh" -k "$img" -s "$sched" -c "$cpus" -n "$nodes" \
-		-a "$extra" -l "$OUT/$name.log" -t "$tmo" "sh /guest/$script$(printf ' %q' "$@")"
+		-a "$extra" -l "$OUT/$name.log" -t "$tmo" "sh /guest/$script$(printf ' %q' "$@")" \
+		2>> "$OUT/$name.log"
 	 echo $? > "$OUT/$name.rc") &
 	BOOT_PID[$name]=$!
 }
@@ -105,6 +136,10 @@ judge() {
 	result $([ "$rc" != 124 ] && [ "$rc" != 125 ] && [ "$ntap" -gt 0 ] &&
 		 grep -a -q 'PLUGSCHED-END' "$log" && echo 0 || echo 1) \
 		"$name: guest ran its script to the end: $ntap results ($4)"
+	# A boot with no results at all: how its log ends says why (QEMU
+	# refused to start, the kernel died before its console).
+	[ "$ntap" -gt 0 ] || { echo "# $name: the log's last lines ($(cat "$log" 2>/dev/null | wc -c) bytes):"
+		tail -n 8 "$log" 2>/dev/null | tr -d '\r' | cut -c1-160 | sed 's/^/#   /'; }
 	short=$(short_plans "$log")
 	[ -z "$short" ] || echo "$short" | sed 's/^/# short: test, planned, got: /'
 	result $([ -z "$short" ] && echo 0 || echo 1) "$name: every selftest printed all the results it planned"
@@ -159,8 +194,8 @@ pair() {
 }
 
 # Timing checks run on 2 vCPUs (as many as the build machine's cores), so
-# that the host never deschedules a vCPU for long, one boot at a time, and
-# before anything else runs in the background. Each policy's own checks
+# that the host never deschedules a vCPU for long, one boot at a time, with
+# only the SCHED_IDLE builds beside them. Each policy's own checks
 # and bounds are its suite in the selftest (suites.c), run by policy.sh;
 # the KUnit suites ran during those boots.
 boot eevdf prod eevdf 2 1 "" policy.sh eevdf
@@ -221,11 +256,8 @@ echo "# $ratio"
 nr_=$(field "$ratio" median_ratio)
 result $([ -n "$nm" ] && [ -n "$om" ] && [ "$om" -gt 0 ] && [ $((nm * 3)) -le "$om" ] &&
 	 echo 0 || echo 1) "numa: $nm cross-node migrations in 5 runs, at least 3x fewer than o1's $om"
-# The locality check can fail: o1, blind to nodes, measured the same way
-# in the same boot keeps tasks home about half the time (48-55% seen).
-oh=$(field "$ol" loaded_home_pct)
-result $([ -n "$oh" ] && awk -v h="$oh" 'BEGIN { exit !(h < 95) }' && echo 0 || echo 1) \
-	"numa locality check fails a node-blind policy: o1 home ${oh:-?}% of the time all ran (< 95%)"
+# The locality check's negative control runs in the guest (numa locality
+# ... remote): o1's own figure, 48-97% seen, is luck, not a control.
 result $([ -n "$nr_" ] && awk -v r="$nr_" 'BEGIN { exit !(r <= 1.10) }' && echo 0 || echo 1) \
 	"numa: elapsed per round ${nr_:-?}x o1's (median; medians $ne / $oe ms), no worse than 1.10x"
 
@@ -252,6 +284,41 @@ pair repeated prod o1 2 1 "sched=cfs" bad-sched.sh 'sched= given 2 times' -- \
 step boot "README's own-kernel steps: boot with its sched= line, run its checks"
 count_lines < <(grep -a -E '^(ok|not ok) |^# \$ ' "$B/prod-config/build.log")
 count_lines < <("$T/readme.sh" boot 2>&1)
+pair zaphod-smp4 prod zaphod 4 1 "" smp.sh zaphod -- \
+	o1-smp4 prod o1 4 1 "" smp.sh o1
+# Knobs from the command line: a valid value takes, an invalid one is
+# refused and the default stays.
+pair o1-numa prod o1 4 2 "sysctl.kernel.o1_def_timeslice_ms=50 sysctl.kernel.o1_starvation_limit_ms=-5" o1-numa.sh -- \
+	cfs-smp4 prod cfs 4 1 "" smp.sh cfs
+boot sd-smp4 prod sd 4 1 "" smp.sh sd
+
+# Every boot of the production kernel comes before the first of the debug
+# kernel, which builds in the background meanwhile.
+# Issue 7: make bench's quick suite once, so that the bench never rots:
+# every policy boots and reports every benchmark, the report is written.
+step bench "make bench QUICK=1: every policy, the reduced suite"
+rm -rf "$OUT/bench-quick"
+RESULTS=$OUT/bench-quick QUICK=1 POLICIES="$PLUGSCHED_POLICIES" PLUGSCHED_BUILT=1 "$T/bench.sh" > "$OUT/bench-quick.log" 2>&1
+result $? "make bench QUICK=1 runs every policy and writes its report (see $OUT/bench-quick)"
+sed 's/^/# rejected: /' "$OUT/bench-quick/rejected.txt" 2>/dev/null
+sed -n '/^make bench:/,$p' "$OUT/bench-quick/tables.txt" 2>/dev/null | head -12 | sed 's/^/# /'
+for key in pingpong_1cpu_us pick_10_ns hb_sock_proc_g1 hb_pipe_thread_g4 ib_audio_burn_lat_ms \
+	   ib_gaming_compile_met_pct fair_job3_s contest_process_time_s; do
+	n=$(grep -c ",$key," "$OUT/bench-quick/raw.csv" 2>/dev/null)
+	result $([ "${n:-0}" -ge "$(echo $PLUGSCHED_POLICIES eevdf | wc -w)" ] && echo 0 || echo 1) \
+		"make bench QUICK=1: $key reported by every policy ($n)"
+done
+result $(grep -q '^Wakeup latency' "$OUT/bench-quick/tables.txt" 2>/dev/null &&
+	 [ -s "$OUT/bench-quick/hackbench.svg" ] && [ -s "$OUT/bench-quick/latency.svg" ] &&
+	 [ -s "$OUT/bench-quick/kernel.config" ] && grep -q qemu-system "$OUT/bench-quick/cmdlines.txt" &&
+	 echo 0 || echo 1) "make bench QUICK=1: cyclictest table, plots, kernel config and QEMU command lines written"
+
+# The debug kernel, built in the background meanwhile.
+step wait "waiting for the debug kernel (background)"
+bg_wait debug-build
+grep -E '^\[|warning:|error' "$OUT/debug-build.log" | tail -5
+result "$(cat "$OUT/debug-build.rc")" "debug kernel builds (build/debug/bzImage, see $OUT/debug-build.log)"
+boot eevdf-debug debug eevdf 2 1 "" debug.sh eevdf
 # Two debug guests at once took longer than one after the other (225 and
 # 256 s against 80 and 89 s: a vCPU spinning on a lock whose holder the
 # host descheduled), so these run alone.
@@ -262,14 +329,6 @@ boot watchdog debug starve 2 1 "" watchdog.sh
 # plus 5 s, by the kernel's clock.
 boot hatch debug eevdf 2 1 "" hatch.sh
 boot nohz-full debug eevdf 2 1 "nohz_full=1" nohz-full.sh
-pair zaphod-smp4 prod zaphod 4 1 "" smp.sh zaphod -- \
-	o1-smp4 prod o1 4 1 "" smp.sh o1
-# Knobs from the command line: a valid value takes, an invalid one is
-# refused and the default stays.
-pair o1-numa prod o1 4 2 "sysctl.kernel.o1_def_timeslice_ms=50 sysctl.kernel.o1_starvation_limit_ms=-5" o1-numa.sh -- \
-	cfs-smp4 prod cfs 4 1 "" smp.sh cfs
-pair sd-smp4 prod sd 4 1 "" smp.sh sd -- \
-	eevdf-debug debug eevdf 2 1 "" debug.sh eevdf
 # Test-only policies of the debug kernel (the round-robin example; starve
 # has its watchdog boot): booted, the generic suite and knobs as declared.
 for p in $(available_in "$OUT/eevdf-debug.log"); do
@@ -292,34 +351,11 @@ for p in $PLUGSCHED_POLICIES; do
 		$(torture_knobs "$p")
 done
 
-# Beside the quick bench, whose figures nothing judges: beside the boots
-# it slowed the watchdog boot's SCHED_FIFO wakeups (94 of 2692 over 10 ms).
-step patches "every patch of the series builds; make patches applies with git am and patch -p1 (background)"
-# One after the other: both use build/pristine-git.
-("$T/bisect.sh" > "$OUT/bisect.log" 2>&1; echo $? > "$OUT/bisect.rc"
- "$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &
-patches_pid=$!
-
-# Issue 7: make bench's quick suite once, so that the bench never rots:
-# every policy boots and reports every benchmark, the report is written.
-step bench "make bench QUICK=1: every policy, the reduced suite"
-rm -rf "$OUT/bench-quick"
-RESULTS=$OUT/bench-quick QUICK=1 POLICIES="$PLUGSCHED_POLICIES" "$T/bench.sh" > "$OUT/bench-quick.log" 2>&1
-result $? "make bench QUICK=1 runs every policy and writes its report (see $OUT/bench-quick)"
-sed 's/^/# rejected: /' "$OUT/bench-quick/rejected.txt" 2>/dev/null
-sed -n '/^make bench:/,$p' "$OUT/bench-quick/tables.txt" 2>/dev/null | head -12 | sed 's/^/# /'
-for key in pingpong_1cpu_us pick_10_ns hb_sock_proc_g1 hb_pipe_thread_g4 ib_audio_burn_lat_ms \
-	   ib_gaming_compile_met_pct fair_job3_s contest_process_time_s; do
-	n=$(grep -c ",$key," "$OUT/bench-quick/raw.csv" 2>/dev/null)
-	result $([ "${n:-0}" -ge "$(echo $PLUGSCHED_POLICIES eevdf | wc -w)" ] && echo 0 || echo 1) \
-		"make bench QUICK=1: $key reported by every policy ($n)"
-done
-result $(grep -q '^Wakeup latency' "$OUT/bench-quick/tables.txt" 2>/dev/null &&
-	 [ -s "$OUT/bench-quick/hackbench.svg" ] && [ -s "$OUT/bench-quick/latency.svg" ] &&
-	 [ -s "$OUT/bench-quick/kernel.config" ] && grep -q qemu-system "$OUT/bench-quick/cmdlines.txt" &&
-	 echo 0 || echo 1) "make bench QUICK=1: cyclictest table, plots, kernel config and QEMU command lines written"
-
-wait $patches_pid
+step wait "make check, every patch built, make patches applied (background)"
+bg_wait patches
+wait "$bg_pid"
+count_lines < "$OUT/check.log"
+result "$(cat "$OUT/check.rc")" "make check passes (see $OUT/check.log)"
 count_lines < <(grep -E '^(ok|not ok) ' "$OUT/bisect.log")
 result "$(cat "$OUT/bisect.rc")" "every patch of the series builds (bisect.sh, see $OUT/bisect.log)"
 sed 's/^/# /' "$OUT/patches.log" | tail -15

@@ -1,7 +1,8 @@
 #!/bin/sh
 # smp.sh POLICY: a policy chosen at boot on 4 CPUs: equal hogs share them
 # (Jain index), a task keeps to its affinity mask and released hogs spread,
-# CPU hotplug under load.
+# an idle CPU finds a free task behind a CPU of pinned ones, CPU hotplug
+# under load.
 # shellcheck source=lib.sh
 . /guest/lib.sh
 case $1 in
@@ -18,5 +19,6 @@ sd)
 *) t plugsched_test fair 8 4 0.95 ;;
 esac
 t plugsched_test affinity
+t plugsched_test pinnedbusy
 t plugsched_test hotplug 3
 finish
