@@ -4,10 +4,14 @@
  * spreading out, and CPUs going offline and online under load.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -86,6 +90,63 @@ static int test_affinity(int argc, char **argv)
 	return 0;
 }
 
+/* The balancing's counters, each with its sum over the CPUs first. */
+#define PLUG_BALANCE	"/sys/kernel/debug/sched/plug_balance"
+
+/*
+ * pinnedbusy: work conservation past a CPU whose tasks are all pinned.
+ * CPU 0 holds three hogs pinned to it, CPU 1 two hogs of which one may
+ * run anywhere, CPU 2 one pinned hog, CPU 3 nothing. CPU 0 is the busiest
+ * CPU, but nothing on it may move: the idle CPU 3 must look past it and
+ * take the free hog from CPU 1 (mainline: load_balance()'s all-pinned
+ * redo). Left behind, the free hog shares CPU 1 and gets half of it; moved,
+ * a CPU of its own: 80% of the 3-s window is the bound. Under a policy the
+ * balancing counters show it: a busiest CPU passed over, a task pulled.
+ */
+static int test_pinnedbusy(int argc, char **argv)
+{
+	static const int where[6] = { 0, 0, 0, 2, 1, 1 };
+	uint64_t start, win = 3000 * MSEC;
+	long pinned = file_key(PLUG_BALANCE, "pinned"), pulled = file_key(PLUG_BALANCE, "pulled");
+	bool plugged = strcmp(active_policy(), "eevdf");
+	cpu_set_t all;
+	pid_t pids[6];
+	int i;
+
+	if (nr_cpus() < 4)
+		ksft_exit_skip("needs 4 CPUs\n");
+	ksft_set_plan(2);
+	start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC;
+	for (i = 0; i < 6; i++)
+		pids[i] = spawn_hog(i, where[i], 0, start, start + win);
+	/* Hog 4 is on CPU 1 now: free to go, it stays until a balancer moves it. */
+	usleep(200000);
+	CPU_ZERO(&all);
+	for (i = 0; i < 4; i++)
+		CPU_SET(i, &all);
+	if (sched_setaffinity(pids[4], sizeof(all), &all))
+		ksft_exit_fail_msg("sched_setaffinity: %s\n", strerror(errno));
+	for (i = 0; i < 6; i++)
+		reap(pids[i]);
+	for (i = 0; i < 6; i++)
+		ksft_print_msg("hog %d (%s CPU %d): %llu ms CPU, ended on CPU %d\n", i,
+			       i == 4 ? "free, from" : "pinned to", where[i],
+			       (unsigned long long)(hogs[i].cpu_ns / MSEC), hogs[i].last_cpu);
+	ksft_test_result(hogs[4].cpu_ns * 10 >= win * 8,
+			 "the free hog beside CPU 0's three pinned ones ran %llu ms of %llu under %s (>= 80%%), ended on CPU %d\n",
+			 (unsigned long long)(hogs[4].cpu_ns / MSEC),
+			 (unsigned long long)(win / MSEC), active_policy(), hogs[4].last_cpu);
+	pinned = pinned < 0 ? -1 : file_key(PLUG_BALANCE, "pinned") - pinned;
+	pulled = pulled < 0 ? -1 : file_key(PLUG_BALANCE, "pulled") - pulled;
+	if (plugged)
+		ksft_test_result(pinned > 0 && pulled > 0,
+				 "plug_balance counted %ld busiest CPUs passed over and %ld tasks pulled (> 0 each)\n",
+				 pinned, pulled);
+	else
+		ksft_test_result_skip("eevdf: the plugged balancing's counters do not count\n");
+	return 0;
+}
+
 /* hotplug ROUNDS: CPUs 1.. go offline and online under load; all finish. */
 static int test_hotplug(int argc, char **argv)
 {
@@ -146,5 +207,7 @@ static int test_hotplug(int argc, char **argv)
 
 PLUGSCHED_TEST("affinity", test_affinity, "",
 	       "masks are honoured; hogs freed from CPU 0 spread out");
+PLUGSCHED_TEST("pinnedbusy", test_pinnedbusy, "",
+	       "an idle CPU takes a free task past a busier CPU whose tasks are pinned");
 PLUGSCHED_TEST("hotplug", test_hotplug, "[ROUNDS]",
 	       "CPUs 1.. go offline and online under load; all tasks finish");

@@ -250,17 +250,14 @@ static int test_autogroup(int argc, char **argv)
 /* A number of @path's cpu.stat ("usage_usec", "nr_throttled", ...). */
 static long long cg_stat(const char *path, const char *key)
 {
-	char file[300], buf[1024], *s;
-	size_t len = strlen(key);
+	char file[300];
+	long long v;
 
 	snprintf(file, sizeof(file), CG_ROOT "/%s/cpu.stat", path);
-	if (read_file(file, buf, sizeof(buf)) <= 0)
-		ksft_exit_fail_msg("cannot read %s\n", file);
-	for (s = buf; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
-		if (!strncmp(s, key, len) && s[len] == ' ')
-			return atoll(s + len + 1);
-	ksft_exit_fail_msg("no %s in %s\n", key, file);
-	return -1;
+	v = file_key(file, key);
+	if (v < 0)
+		ksft_exit_fail_msg("no %s in %s\n", key, file);
+	return v;
 }
 
 static void cg_set_max(const char *path, const char *val)
@@ -463,6 +460,7 @@ static double idle_part(long long n0, long long i0, long long n1, long long i1)
  * was: 0.28 of the usage 0.5 to 2.5 s after, on 4 CPUs). Measured: 0.47
  * .. 0.52 (eevdf 0.50), zaphod 0.68 .. 0.75: its entitlement weighs
  * recent use, and the idle group's hogs used little. Every hog finishes.
+ * With NCPUS, the hogs use CPUs 0..NCPUS-1 only.
  */
 static int test_cpuidle(int argc, char **argv)
 {
@@ -474,6 +472,8 @@ static int test_cpuidle(int argc, char **argv)
 	pid_t pids[MAX_HOGS];
 
 	ksft_set_plan(4);
+	if (argc > 1 && atoi(argv[1]) > 0 && atoi(argv[1]) < ncpu)
+		ncpu = atoi(argv[1]);
 	if (2 * ncpu > MAX_HOGS)
 		ksft_exit_fail_msg("too many CPUs for MAX_HOGS\n");
 	end = start + (3500 + secs * 1000 + 200) * MSEC;
@@ -519,13 +519,21 @@ static int test_cpuidle(int argc, char **argv)
 	return 0;
 }
 
-/* Spin 1 ms, sleep 1 ms, until @end: a short sleeper, queued again often. */
-static pid_t spawn_sleeper(uint64_t end)
+/* fork(), or the test fails: the child gets 0, the caller its pid. */
+static pid_t fork_or_fail(void)
 {
 	pid_t pid = fork();
 
 	if (pid < 0)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	return pid;
+}
+
+/* Spin 1 ms, sleep 1 ms, until @end: a short sleeper, queued again often. */
+static pid_t spawn_sleeper(uint64_t end)
+{
+	pid_t pid = fork_or_fail();
+
 	if (pid)
 		return pid;
 	while (now_ns(CLOCK_MONOTONIC) < end) {
@@ -596,10 +604,8 @@ static int test_idlewrite(int argc, char **argv)
 /* Spin on CPU 0 until *@stop: one of many, measured by its group's usage. */
 static pid_t spawn_spinner(const int *stop)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_fail();
 
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 	if (pid)
 		return pid;
 	pin(0, 0);
@@ -687,6 +693,166 @@ static int test_grouplone(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The hammer's groups, parents first; its writes, in turn. No weight goes
+ * to a group that cpu.idle may have made idle: mainline refuses those.
+ * The extreme weights stay inside ps_h: the writer, in the root group,
+ * beside a group of weight 10000 would get a hundredth of a CPU by
+ * design, and each write a few hundred ms, under eevdf as well. Periods
+ * stay at 100 ms: with 10 ms ones the fair class's period timer overran
+ * on the debug kernel and printed "period too short, scaling up" under
+ * cfs_b->lock, which lockdep reports as a circular dependency through the
+ * console (mainline's, under any policy).
+ */
+static const char *const hammer_groups[] = { "ps_h", "ps_h/a", "ps_h/b", "ps_c" };
+
+static const struct hammer_write {
+	const char *file;
+	const char *const vals[4];
+} hammer_writes[] = {
+	{ "ps_h/a/cpu.weight", { "1", "10000", "100", "50" } },
+	{ "ps_c/cpu.weight.nice", { "-3", "3", "0", "1" } },
+	{ "ps_h/cpu.idle", { "1", "0", "1", "0" } },
+	{ "ps_h/a/cpu.max", { "5000 100000", "max", "20000 100000", "max" } },
+	{ "ps_h/cpu.max", { "10000 100000", "max", "3000 100000", "max" } },
+	{ "ps_h/b/cpu.idle", { "1", "0", "1", "0" } },
+	{ "ps_c/cpu.weight", { "400", "50", "100", "200" } },
+};
+
+/* CPU 1 off and on every 200 ms until @end, where the kernel allows it. */
+static pid_t spawn_hotplug(uint64_t end)
+{
+	const char *file = "/sys/devices/system/cpu/cpu1/online";
+	pid_t pid = fork_or_fail();
+
+	if (pid)
+		return pid;
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		write_file(file, "0", 1);
+		usleep(100000);
+		write_file(file, "1", 1);
+		usleep(100000);
+	}
+	write_file(file, "1", 1);
+	_exit(0);
+}
+
+/*
+ * One hammer run of @secs: a hog and a short sleeper per CPU in each of
+ * ps_h/a, ps_h/b and ps_c, CPU 1 going off and on, and from the root
+ * group writes in turn to the groups' cpu.weight, cpu.weight.nice,
+ * cpu.idle and cpu.max (nested limits, idle parents) and a task moved to
+ * the next group at every eighth write. Returns writes a second; @worst:
+ * the longest write; @failed: writes that failed; @bad: tasks that did
+ * not finish.
+ */
+static double hammer_run(int secs, uint64_t *worst, long *failed, int *bad)
+{
+	static const char *const dests[] = { "ps_h/a", "ps_h/b", "ps_c" };
+	int ncpu = nr_cpus(), n = 6 * ncpu, i, g;
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC, end, t, w0;
+	char file[300], val[16];
+	pid_t pids[MAX_HOGS], hp;
+	long writes = 0;
+
+	if (n > MAX_HOGS)
+		ksft_exit_fail_msg("too many CPUs for MAX_HOGS\n");
+	end = start + (secs * 1000 + 300) * MSEC;
+	cg_make("ps_h", 100, 1);
+	cg_make("ps_h/a", 100, 0);
+	cg_make("ps_h/b", 100, 0);
+	cg_make("ps_c", 100, 0);
+	for (i = 0; i < n; i++) {
+		pids[i] = i & 1 ? spawn_sleeper(end) : spawn_hog(i / 2, -1, 0, start, end);
+		cg_move(dests[i % 3], pids[i]);
+	}
+	hp = spawn_hotplug(end);
+	sleep_until(start);
+	*worst = 0;
+	*failed = 0;
+	for (t = now_ns(CLOCK_MONOTONIC); t < start + secs * 1000 * MSEC; writes++) {
+		const struct hammer_write *w =
+			&hammer_writes[writes % ARRAY_SIZE(hammer_writes)];
+		const char *v = w->vals[writes / ARRAY_SIZE(hammer_writes) % 4];
+
+		w0 = t;
+		snprintf(file, sizeof(file), CG_ROOT "/%s", w->file);
+		if (write_file(file, v, strlen(v)))
+			(*failed)++;
+		if (writes % 8 == 7) {
+			i = writes / 8 % n;
+			g = writes / 8 / n % 3;
+			snprintf(file, sizeof(file), CG_ROOT "/%s/cgroup.procs", dests[g]);
+			snprintf(val, sizeof(val), "%d", pids[i]);
+			if (write_file(file, val, strlen(val)))
+				(*failed)++;
+		}
+		t = now_ns(CLOCK_MONOTONIC);
+		if (t - w0 > *worst)
+			*worst = t - w0;
+	}
+	/* Everything runs again, so that every task can finish. */
+	cg_set_max("ps_h", "max");
+	cg_set_max("ps_h/a", "max");
+	cg_set_idle("ps_h", 0);
+	cg_set_idle("ps_h/b", 0);
+	*bad = reap_all(pids, n) + !!reap(hp);
+	cg_remove(hammer_groups, ARRAY_SIZE(hammer_groups));
+	return (double)writes / secs;
+}
+
+/*
+ * cghammer SECONDS MIN_RATIO POLICY...: cgroup writes at any moment
+ * (hammer_run()) under eevdf first, then under each POLICY in the same
+ * boot. Every write
+ * returns within 5 s (a write waits for CPU hotplug, and the writer shares
+ * the CPUs with the groups: eevdf's longest, 180-220 ms), none fails,
+ * every task finishes, and the writer makes at least MIN_RATIO (0.5 in the
+ * 2-CPU boots) times as many writes a second as under eevdf (each
+ * requeues, throttles, parks or moves tasks
+ * while groups are idle, throttled and nested and CPU 1 comes and goes; a
+ * walk that loops or a writer starved would make none).
+ */
+static int test_cghammer(int argc, char **argv)
+{
+	int secs, k, bad;
+	double base = 0, rate, min_ratio;
+	uint64_t worst;
+	char orig[64];
+	long failed;
+
+	if (argc < 3)
+		ksft_exit_fail_msg("usage: cghammer SECONDS MIN_RATIO POLICY...\n");
+	secs = atoi(argv[0]);
+	min_ratio = atof(argv[1]);
+	if (secs < 1 || nr_cpus() < 2)
+		ksft_exit_skip("needs 2 CPUs and SECONDS >= 1\n");
+	snprintf(orig, sizeof(orig), "%s", active_policy());
+	ksft_set_plan(argc - 2);
+	cg_setup();
+	for (k = -1; k < argc - 2; k++) {
+		const char *pol = k < 0 ? "eevdf" : argv[2 + k];
+
+		if (switch_to(pol, NULL))
+			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
+		rate = hammer_run(secs, &worst, &failed, &bad);
+		ksft_print_msg("%s: %.0f writes/s, longest %.1f ms, %ld failed, %d unfinished\n",
+			       pol, rate, worst / 1e6, failed, bad);
+		if (k < 0) {
+			base = rate;
+			if (failed || bad || worst > 5000 * MSEC)
+				ksft_exit_fail_msg("eevdf itself failed the hammer\n");
+			continue;
+		}
+		ksft_test_result(rate >= min_ratio * base && !failed && !bad &&
+				 worst <= 5000 * MSEC,
+				 "cgroup writes beside idle, throttled, nested groups and hotplug under %s: %.0f a second (>= %.2f x eevdf's %.0f), the longest %.1f ms (<= 5000), %ld failed, %d tasks did not finish\n",
+				 pol, rate, min_ratio, base, worst / 1e6, failed, bad);
+	}
+	switch_to(orig, NULL);
+	return 0;
+}
+
 PLUGSCHED_TEST("cpuweight", test_cpuweight, "[SECONDS [WARM_MS [MIN_RATIO [MAX_RATIO]]]]",
 	       "cgroup cpu.weight 400 : 100, hogs moved between groups: CPU time 4 : 1");
 PLUGSCHED_TEST("cpunested", test_cpunested, "[SECONDS [WARM_MS]]",
@@ -695,7 +861,7 @@ PLUGSCHED_TEST("cpumax", test_cpumax, "[SECONDS [QUOTA_US [PERIOD_US [HOGS]]]]",
 	       "cgroup cpu.max: a limited group's hogs get its quota, \"max\" frees them");
 PLUGSCHED_TEST("cpumaxnested", test_cpumaxnested, "[SECONDS]",
 	       "nested cgroup cpu.max: a parent's limit holds its children, a child's its own");
-PLUGSCHED_TEST("cpuidle", test_cpuidle, "[SECONDS]",
+PLUGSCHED_TEST("cpuidle", test_cpuidle, "[SECONDS [NCPUS]]",
 	       "cgroup cpu.idle: an idle group's tasks run when nothing else wants the CPU");
 PLUGSCHED_TEST("idlewrite", test_idlewrite, "[SECONDS [MIN_PER_S]]",
 	       "cpu.idle written in a loop beside a throttled group: every write returns");
@@ -703,3 +869,5 @@ PLUGSCHED_TEST("grouplone", test_grouplone, "SECONDS N POLICY...",
 	       "a group of one beside a group of N at equal weight: the weights divide the CPU");
 PLUGSCHED_TEST("autogroup", test_autogroup, "[SECONDS [WARM_MS]]",
 	       "autogroup: a session's one hog gets half a CPU beside a session of 4");
+PLUGSCHED_TEST("cghammer", test_cghammer, "SECONDS MIN_RATIO POLICY...",
+	       "cgroup writes of every kind at any moment: each returns, the writer keeps its rate");

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -258,3 +259,172 @@ static int test_hostile(int argc, char **argv)
 
 PLUGSCHED_TEST("hostile", test_hostile, "SECS MIN_PCT",
 	       "a hog toggling its policy or affinity leaves a plain hog its share");
+
+/* Per spinner of idleflood: whether it ran inside the hog's window. */
+struct idle_spin {
+	int stop;
+	uint64_t start, end;
+	unsigned char ran[];
+};
+
+/*
+ * An unprivileged SCHED_IDLE spinner on the caller's CPU until @f->stop;
+ * @f->ran[@i] says whether it used CPU time between @f->start and @f->end.
+ */
+static pid_t idle_spinner(struct idle_spin *f, int i)
+{
+	struct sched_param sp = { 0 };
+	uint64_t t, c, in = 0, last = 0;
+	pid_t pid = fork_nobody();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid)
+		return pid;
+	if (sched_setscheduler(0, SCHED_IDLE, &sp))
+		_exit(5);
+	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
+		t = now_ns(CLOCK_MONOTONIC);
+		c = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		if (t >= __atomic_load_n(&f->start, __ATOMIC_RELAXED) && !in)
+			in = c;
+		if (t < __atomic_load_n(&f->end, __ATOMIC_RELAXED))
+			last = c;
+	}
+	f->ran[i] = in && last > in;
+	_exit(0);
+}
+
+/*
+ * Writing /proc/sys/vm/stat_refresh queues a work item on every CPU's
+ * kworker and returns when all have run: from a CPU of its own, how long
+ * CPU 0's took, at most, over probes 100 ms apart until @end.
+ */
+static uint64_t work_delay(uint64_t end)
+{
+	uint64_t t, worst = 0;
+
+	pin(0, 1);
+	while (now_ns(CLOCK_MONOTONIC) + 150 * MSEC < end) {
+		usleep(100000);
+		t = now_ns(CLOCK_MONOTONIC);
+		if (write_file("/proc/sys/vm/stat_refresh", "1", 1))
+			ksft_exit_fail_msg("cannot write /proc/sys/vm/stat_refresh\n");
+		t = now_ns(CLOCK_MONOTONIC) - t;
+		if (t > worst)
+			worst = t;
+	}
+	pin(0, 0);
+	return worst;
+}
+
+/*
+ * @n idle spinners and a nice 0 hog on CPU 0 (this task pinned there):
+ * the hog's share of the CPU over @secs, from 1 s after the last spinner
+ * started; @starved: spinners that did not run in that time; @work: the
+ * longest delay of a work item queued on CPU 0 meanwhile.
+ */
+static double idleflood_run(struct idle_spin *f, pid_t *pids, int n, int secs,
+			    int *starved, int *bad, uint64_t *gap, uint64_t *work)
+{
+	pid_t hog;
+	int i;
+
+	memset(f, 0, sizeof(*f) + n);
+	f->start = ~0ULL;
+	for (i = 0; i < n; i++)
+		pids[i] = idle_spinner(f, i);
+	__atomic_store_n(&f->end, now_ns(CLOCK_MONOTONIC) + (1 + secs) * NSEC, __ATOMIC_RELAXED);
+	__atomic_store_n(&f->start, f->end - secs * NSEC, __ATOMIC_RELAXED);
+	memset(hogs, 0, sizeof(struct hog));
+	hog = spawn_hog(0, 0, 0, f->start, f->end);
+	*work = work_delay(f->end);
+	*bad = !!reap(hog);
+	__atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0, *starved = 0; i < n; i++) {
+		*bad += !!reap(pids[i]);
+		*starved += !f->ran[i];
+	}
+	*gap = hogs[0].max_gap_ns;
+	return (double)hogs[0].cpu_ns / (f->end - f->start);
+}
+
+/*
+ * idleflood SECONDS N POLICY...: N SCHED_IDLE spinners of an unprivileged
+ * user and a nice 0 hog, all on CPU 0, under eevdf first, then under each
+ * POLICY in the same boot. SCHED_IDLE tasks run when nothing else wants
+ * the CPU, and now and then (a lock holder among them must not stall
+ * everybody), however many: the hog keeps at least 0.9 of the share eevdf
+ * gives it (about half: the fair class weighs each idle task 3), waits at
+ * most twice as long as under eevdf plus 30 ms (a tick in four goes to an
+ * idle task at most: one at a time), and no more spinners go without the
+ * CPU than under eevdf; a work item queued on CPU 0 meanwhile (a nice 0
+ * kworker's wakeup beside the nice 0 hog) runs within twice eevdf's longest
+ * delay plus 100 ms: each policy's own wakeup latency applies, up to the
+ * longest slice any of them gives a nice 0 task at the defaults (o1, numa
+ * and zaphod: 100 ms): o1 and numa preempt no task of the waker's dynamic
+ * priority, and the hog, forked by a sleeper, keeps an equal one for its
+ * first seconds (0.9-55.6 ms seen); sd none of the waker's level (a quantum,
+ * 16 ms here: 17-28.5 ms seen); eevdf 2-3 ms. The flood must add nothing
+ * to that: before the core's budget for SCHED_IDLE ticks, per-CPU kworkers
+ * waited seconds. The stall bound is the core's idle ticks', which
+ * decide for the policies that queue SCHED_IDLE tasks behind all others;
+ * cfs weighs them itself (3, as fair does) and is held to the share: its
+ * spinners, forked together, share a virtual runtime, a tick of run moves
+ * one 341 ms ahead, and those within a granularity of the hog run back to
+ * back, a tick each, so its design lets the hog wait up to N ticks.
+ */
+static int test_idleflood(int argc, char **argv)
+{
+	int secs, n, k, bad, starved, base_starved = 0;
+	double base = 0, share;
+	struct idle_spin *f;
+	char orig[64];
+	uint64_t gap, base_gap = 0, work, base_work = 0;
+	pid_t *pids;
+
+	if (argc < 3)
+		ksft_exit_fail_msg("usage: idleflood SECONDS N POLICY...\n");
+	secs = atoi(argv[0]);
+	n = atoi(argv[1]);
+	if (secs < 1 || n < 1)
+		ksft_exit_fail_msg("idleflood: SECONDS and N are at least 1\n");
+	f = shared(sizeof(*f) + n);
+	pids = calloc(n, sizeof(*pids));
+	if (!pids)
+		ksft_exit_fail_msg("out of memory\n");
+	snprintf(orig, sizeof(orig), "%s", active_policy());
+	ksft_set_plan(argc - 2);
+	pin(0, 0);
+	for (k = -1; k < argc - 2; k++) {
+		const char *pol = k < 0 ? "eevdf" : argv[2 + k];
+
+		if (switch_to(pol, NULL))
+			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
+		share = idleflood_run(f, pids, n, secs, &starved, &bad, &gap, &work);
+		ksft_print_msg("%s: the hog had %.3f of CPU 0, stall %llu ms, work item %.1f ms\n",
+			       pol, share, (unsigned long long)(gap / MSEC), (double)work / MSEC);
+		if (k < 0) {
+			base = share;
+			base_starved = starved;
+			base_gap = gap;
+			base_work = work;
+			continue;
+		}
+		ksft_test_result(!bad && share >= 0.9 * base && starved <= base_starved &&
+				 (gap <= 2 * base_gap + 30 * MSEC || !strcmp(pol, "cfs")) &&
+				 work <= 2 * base_work + 100 * MSEC,
+				 "a nice 0 hog beside %d unprivileged SCHED_IDLE spinners on one CPU, under %s: %.3f of it (>= 0.9 x eevdf's %.3f), longest stall %llu ms (%s), %d spinners never ran (eevdf: %d), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
+				 n, pol, share, base, (unsigned long long)(gap / MSEC),
+				 strcmp(pol, "cfs") ? "<= 2 x eevdf's + 30" : "cfs: up to N ticks",
+				 starved, base_starved, (double)work / MSEC,
+				 (double)base_work / MSEC, bad);
+	}
+	unpin(0);
+	switch_to(orig, NULL);
+	free(pids);
+	return 0;
+}
+
+PLUGSCHED_TEST("idleflood", test_idleflood, "SECONDS N POLICY...",
+	       "SCHED_IDLE tasks by the hundred leave a normal task its share");

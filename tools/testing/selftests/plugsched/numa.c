@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/mempolicy.h>
 
 #include "plugsched.h"
 
@@ -351,7 +353,7 @@ static int cmp_run(const void *a, const void *b)
  * @min_pct both shares must reach it.
  */
 static void numa_report(const char *policy, int nr, struct numa_run *runs, int repeat,
-			int min_pct)
+			int min_pct, bool remote)
 {
 	double home_pct, loaded_pct, pages_pct;
 	struct numa_run *m;
@@ -373,7 +375,11 @@ static void numa_report(const char *policy, int nr, struct numa_run *runs, int r
 	printf("home_pct=%.1f loaded_home_pct=%.1f ", home_pct, loaded_pct);
 	printf("pages_pct=%.1f migrations=%ld migrations_all_runs=%ld\n",
 	       pages_pct, m->migrations, total);
-	if (min_pct)
+	if (min_pct && remote)
+		ksft_test_result(loaded_pct < min_pct || pages_pct < min_pct,
+				 "control: %d memory tasks kept on node 1, their memory bound to node 0, fail the check: %.1f%% of the time all ran and %.1f%% of pages at home (< %d%% either)\n",
+				 nr, loaded_pct, pages_pct, min_pct);
+	else if (min_pct)
 		ksft_test_result(loaded_pct >= min_pct && pages_pct >= min_pct,
 				 "%d memory tasks: %.1f%% of the time all ran and %.1f%% of pages on the home node (>= %d%%; %.1f%% of all the time), %ld cross-node migrations, %llu ms (median of %d)\n",
 				 nr, loaded_pct, pages_pct, min_pct, home_pct, m->migrations,
@@ -386,20 +392,45 @@ static void numa_report(const char *policy, int nr, struct numa_run *runs, int r
 				 (unsigned long long)m->elapsed_ms, repeat);
 }
 
+/* Bind the memory of this task and its children to @node; -1: undo. */
+static void numa_bind_memory(int node)
+{
+	unsigned long mask = node < 0 ? 0 : 1UL << node;
+
+	if (syscall(SYS_set_mempolicy, node < 0 ? MPOL_DEFAULT : MPOL_BIND,
+		    node < 0 ? NULL : &mask, node < 0 ? 0 : 8 * sizeof(mask)))
+		ksft_exit_fail_msg("set_mempolicy: %s\n", strerror(errno));
+}
+
 /*
- * numa locality NR MB ROUNDS REPEAT [MIN_PCT]: NR memory-intensive tasks
- * (numa_test style), REPEAT times, under the active policy.
+ * numa locality NR MB ROUNDS REPEAT [MIN_PCT [remote]]: NR memory-intensive
+ * tasks (numa_test style), REPEAT times, under the active policy. With
+ * "remote" the negative control: the tasks may run on node 1 only and
+ * their memory is bound to node 0, so whatever home a policy picks, the
+ * check must fail (the result says whether it did). o1, node-blind, once
+ * served as the control, but kept 97% at home in one run: its flat
+ * balancing leaves 2:1 queue splits alone, so where a task first touched
+ * its memory is luck, not a property the check can rely on.
  */
 static int numa_locality(int argc, char **argv)
 {
 	int nr = atoi(argv[0]), repeat = atoi(argv[3]), r;
+	bool remote = argc > 5 && !strcmp(argv[5], "remote");
 	struct numa_run runs[NUMA_MAX_RUNS];
 
 	if (repeat < 1 || repeat > NUMA_MAX_RUNS)
 		repeat = 3;
+	if (remote) {
+		pin_node(0, 1);
+		numa_bind_memory(0);
+	}
 	for (r = 0; r < repeat; r++)
 		numa_locality_run(nr, argv[1], argv[2], &runs[r], getenv("PLUGSCHED_VERBOSE"));
-	numa_report(active_policy(), nr, runs, repeat, argc > 4 ? atoi(argv[4]) : 0);
+	if (remote) {
+		numa_bind_memory(-1);
+		unpin(0);
+	}
+	numa_report(active_policy(), nr, runs, repeat, argc > 4 ? atoi(argv[4]) : 0, remote);
 	return 0;
 }
 
@@ -449,7 +480,7 @@ static int numa_compare(int argc, char **argv)
 			       argv[4], argv[5], ratio[repeat / 2], ratio[0], ratio[repeat - 1]);
 	}
 	for (i = 0; i < np; i++)
-		numa_report(argv[4 + i], nr, runs[i], repeat, 0);
+		numa_report(argv[4 + i], nr, runs[i], repeat, 0, false);
 	if (switch_to(argv[4], NULL))
 		ksft_exit_fail_msg("cannot switch back to %s\n", argv[4]);
 	return 0;
@@ -701,7 +732,8 @@ static int test_numa(int argc, char **argv)
 		return numa_follow(atoi(argv[1]), atoi(argv[2]));
 	}
 	ksft_set_plan(1);
-	if (!strcmp(argv[0], "locality") && argc >= 5 && atoi(argv[1]) <= NUMA_MAX_TASKS)
+	if (!strcmp(argv[0], "locality") && argc >= 5 && argc <= 7 &&
+	    atoi(argv[1]) <= NUMA_MAX_TASKS)
 		return numa_locality(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "homes") && argc == 1)
 		return numa_homes();
@@ -710,7 +742,7 @@ static int test_numa(int argc, char **argv)
 }
 
 PLUGSCHED_TEST("numa", test_numa,
-	       "exec NR | imbalance NR MAX_MS | locality NR MB ROUNDS REPEAT [MIN_PCT] | compare NR MB ROUNDS REPEAT POLICY... | homes | follow SECS MIN_PCT",
+	       "exec NR | imbalance NR MAX_MS | locality NR MB ROUNDS REPEAT [MIN_PCT [remote]] | compare NR MB ROUNDS REPEAT POLICY... | homes | follow SECS MIN_PCT",
 	       "placement on 2 nodes: exec, imbalance, locality, policies compared, homes, pages following a task");
 PLUGSCHED_TEST("spin", test_spin, "[MS]",
 	       "exec target: burn MS of CPU time");

@@ -215,6 +215,12 @@ long read_long(const char *path);
 int knob_int(const char *name);
 /* Set /proc/sys/kernel/@name to @val, or fail the test. */
 void set_knob(const char *name, int val);
+/* Relief off around a design-bound check; resume: reliefs given meanwhile. */
+long nr_plug_reliefs(void);
+/* The number after KEY on its line of a "KEY VALUE" file, -1 if none. */
+long long file_key(const char *path, const char *key);
+int relief_suspend(void);
+long relief_resume(int old);
 /* The name of the active policy, "unknown" without plugsched. */
 const char *active_policy(void);
 /* The active policy's bounds (the first row's for one without a row). */

@@ -330,6 +330,61 @@ void set_knob(const char *name, int val)
 		ksft_exit_fail_msg("cannot set %s to %d\n", name, val);
 }
 
+/* Reliefs given so far (debugfs), -1 if unreadable. */
+long nr_plug_reliefs(void)
+{
+	return read_long("/sys/kernel/debug/sched/plug_reliefs");
+}
+
+/*
+ * The number after @key on its line of @path ("KEY VALUE ...", as cgroup's
+ * cpu.stat and debugfs plug_balance have them); -1 if none.
+ */
+long long file_key(const char *path, const char *key)
+{
+	char buf[4096], *s;
+	size_t len = strlen(key);
+
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	for (s = buf; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, key, len) && s[len] == ' ')
+			return atoll(s + len + 1);
+	return -1;
+}
+
+static long relief_suspended_at;
+
+/*
+ * A check of a policy's design bound (a starvation limit, a promotion, a
+ * level's wait) runs with relief off: a wait that relief ended shows
+ * nothing of the design. relief_suspend() returns what relief_resume()
+ * restores (-1: no relief here, as under eevdf); relief_resume() returns
+ * the reliefs given meanwhile, which the check must count as a failure.
+ */
+int relief_suspend(void)
+{
+	int old;
+
+	if (access("/proc/sys/kernel/plugsched_relief_ms", F_OK))
+		return -1;
+	old = knob_int("plugsched_relief_ms");
+	set_knob("plugsched_relief_ms", 0);
+	relief_suspended_at = nr_plug_reliefs();
+	return old;
+}
+
+long relief_resume(int old)
+{
+	long now;
+
+	if (old < 0)
+		return 0;
+	now = nr_plug_reliefs();
+	set_knob("plugsched_relief_ms", old);
+	return now < 0 || relief_suspended_at < 0 ? 0 : now - relief_suspended_at;
+}
+
 /* The CPU a task last ran on, from DIR/stat (DIR: /proc/PID[/task/TID]). */
 int task_last_cpu(const char *dir)
 {

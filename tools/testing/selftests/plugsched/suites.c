@@ -69,8 +69,9 @@ static const struct plugsched_suite_entry eevdf[] = {
  * The O(1) discipline's checks and bounds, for o1 and for numa on one
  * node (test.sh's O1_CHECKS, after the names and knobs). The nice ratios
  * are measured after 5 s of running: the sleep bonus first has to learn
- * that the hogs are hogs; the task group shares after 10 s (a nested
- * group's hog with an eighth of a CPU needs 5 s).
+ * that the hogs are hogs. The task groups' shares hold from the start:
+ * the core's pools divide each CPU between the groups whatever the sleep
+ * bonus says of their tasks.
  */
 static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "names o1" },
@@ -81,17 +82,20 @@ static const struct plugsched_suite_entry o1[] = {
 	{ NULL, "nice 10 1.7 2.3 5000" },
 	{ NULL, "starve 8 1000" },
 	{ NULL, "relief 2000 6" },
+	/* Relief at half the watchdog's limit when that is sooner: 1 s here. */
+	{ NULL, "relief 3000 4 0 2000" },
+	{ NULL, "reliefbudget 200 4 16" },
 	{ NULL, "interactive" },
 	{ NULL, "rt" },
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
-	{ NULL, "cpuweight 4 10000" },
-	{ NULL, "cpunested 4 10000" },
+	{ NULL, "cpuweight 4" },
+	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
 	{ NULL, "cpuidle 4" },
-	{ NULL, "autogroup 4 10000" },
+	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
 
@@ -128,6 +132,7 @@ static const struct plugsched_suite_entry cfs[] = {
 	{ NULL, "interactive" },
 	{ NULL, "starve 8 200 3" },
 	{ NULL, "relief 2000 8 4000" },
+	{ NULL, "reliefbudget 200 4 16" },
 	{ NULL, "childfirst 1" },
 	{ NULL, "childfirst 0" },
 	{ NULL, "rt" },
@@ -181,17 +186,12 @@ static const struct plugsched_suite_entry sd[] = {
 	 */
 	{ NULL, "starve 8 400 1 1000" },
 	{ NULL, "relief 2000 6" },
+	{ NULL, "reliefbudget 200 4 16" },
 	{ NULL, "rt" },
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
-	/*
-	 * Quotas end at the first tick after they are spent (1 ms here), and a
-	 * minor rotation hands a pushed-down task a fresh quota, overrun
-	 * forgiven: the 100 group's 4 ms quota (16 ms x 1/4) takes up to 5 ms,
-	 * the 400 group's 16 up to 17: 4 x (17 / 16) / (5 / 4) = 3.4.
-	 */
-	{ NULL, "cpuweight 4 0 3.4" },
+	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
@@ -217,6 +217,7 @@ static const struct plugsched_suite_entry zaphod[] = {
 	{ NULL, "zaphod bonus" },
 	{ NULL, "zaphod promote 20" },
 	{ NULL, "relief 2000 8 4000" },
+	{ NULL, "reliefbudget 200 4 16" },
 	{ NULL, "nice 10 2 1000 2000" },
 	{ "zaphod_mode=eb", "nice 5 2.75 3.37 3000" },
 	{ NULL, "deadline 4 10 100 8 95" },
@@ -225,23 +226,7 @@ static const struct plugsched_suite_entry zaphod[] = {
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
-	/*
-	 * Its averages move 1/8 of the way a cycle (ZAPHOD_AVG_SHIFT), a hog's
-	 * cycle is its slice and its wait, 250 ms here: 1.3 s after the move
-	 * half of what they were before it remains, and the throughput bonus
-	 * taken from them can put a hog a slot off its group's others (6.83
-	 * and 8.41 once each in 45 runs). After 2 more seconds, 18% remains:
-	 * 3.91 .. 4.25 in 10 runs. The bonus is rounded, and a hog's steady
-	 * value sits 0.1 .. 0.28 above a rounding boundary (4 (n - 1) / (2n - 1)
-	 * for n = 3 .. 5 tasks on a CPU), so a hog can still be held a slot
-	 * down for a while, and it then runs at each promotion (255 ms)
-	 * instead of at its turn: with the 100 group's four all held down for
-	 * the whole window, their turns come every 280 ms instead of 250 (two
-	 * 100 ms and two 25 ms slices a round) and b : a = 1.643 : 0.357 =
-	 * 4.6, the upper bound here (4.431 once in make test with 4 s). 8 s
-	 * of measuring halves what one such stretch weighs.
-	 */
-	{ NULL, "cpuweight 8 2000 3.6 4.6" },
+	{ NULL, "cpuweight 4" },
 	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
@@ -265,17 +250,18 @@ static const struct plugsched_suite_entry numa[] = {
 	{ NULL, "nice 10 1.7 2.3 5000" },
 	{ NULL, "starve 8 1000" },
 	{ NULL, "relief 2000 6" },
+	{ NULL, "reliefbudget 200 4 16" },
 	{ NULL, "interactive" },
 	{ NULL, "rt" },
 	{ NULL, "batch" },
 	{ NULL, "fork " FORKS },
 	{ NULL, "setattr" },
-	{ NULL, "cpuweight 4 10000" },
-	{ NULL, "cpunested 4 10000" },
+	{ NULL, "cpuweight 4" },
+	{ NULL, "cpunested 4" },
 	{ NULL, "cpumax 6" },
 	{ NULL, "cpumaxnested 6" },
 	{ NULL, "cpuidle 4" },
-	{ NULL, "autogroup 4 10000" },
+	{ NULL, "autogroup 4" },
 	{ NULL, "util" },
 };
 

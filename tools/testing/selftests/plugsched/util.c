@@ -78,9 +78,11 @@ static pid_t util_hog(int cpu, int util_max, uint64_t stop_ns)
 }
 
 /*
- * util [CPU]: a hog on CPU (1) for 1 s: the utilisation schedutil reads
- * is over 900 of 1024 (the plugged tasks' own signal too, under a plugged
- * policy), and it would ask for the CPU's full capacity; the hog then
+ * util [CPU]: a hog on CPU (1) for 2 s: the utilisation schedutil reads
+ * at its end is over 900 of 1024 (the plugged tasks' own signal too, under
+ * a plugged policy), and it would ask for the CPU's full capacity (by
+ * then PELT keeps nothing of the first second, y^1000: a late start of the
+ * hog, behind what ran there before, does not count). The hog then
  * sleeps: 64 ms later its CPU's plugged signal has decayed by PELT's 32 ms
  * half-life (within a factor of 2, for the host), and after 500 ms less
  * than 24 is left (y^500 of 1024 is 0; the least of five reads, for the
@@ -103,8 +105,8 @@ static int test_util(int argc, char **argv)
 		ksft_exit_skip("needs CPU %d and another\n", cpu);
 	/* The reader stays off the hog's CPU: its own runs would count there. */
 	pin(0, cpu ? 0 : 1);
-	pid = util_hog(cpu, 0, start + 1000 * MSEC);
-	usleep(990000);
+	pid = util_hog(cpu, 0, start + 2000 * MSEC);
+	usleep(1990000);
 	read_util(cpu, &busy);
 	usleep(60000);
 	/* It sleeps now: read, wait two half-lives, read again. */
