@@ -50,7 +50,8 @@ done
 t plugsched_test idleflood 4 300 $(plugged)
 # cgroup writes of every kind (weights, nice, idle, nested cpu.max, task
 # moves) at any moment beside idle, throttled and nested groups while CPU
-# 1 comes and goes: each returns, the writer keeps half eevdf's rate.
+# 1 comes and goes: each returns, the writer keeps half eevdf's rate
+# (the mean of eevdf's runs before and after the policies).
 # shellcheck disable=SC2046 # one word per policy
 t plugsched_test cghammer 3 0.5 $(plugged)
 reliefs=$(cat /sys/kernel/debug/sched/plug_reliefs)

@@ -26,7 +26,7 @@ t plugsched_test rt
 t plugsched_test fork 2000
 hb_all
 t plugsched_test numa homes
-t plugsched_test numa compare 6 8 2500 5 numa o1 eevdf
+t plugsched_test numa compare 6 8 2500 7 numa o1 eevdf
 # Automatic NUMA balancing: pages follow a task moved to the other node
 # under every policy, eevdf the reference (each switched to at run time).
 for p in $(policies); do
