@@ -350,7 +350,8 @@ static struct task_struct *plugsched_relief_pick(struct rq *rq)
 	unsigned long relief = plugsched_relief_jiffies();
 	struct task_struct *p;
 
-	if (!relief)
+	/* The budget first: for a second after each relief, no lookup. */
+	if (!relief || time_before(jiffies, rq->plug.relief_next))
 		return NULL;
 	p = plugsched_pool_waiter(rq);
 	return p && plugsched_relief_due(&rq->plug, p, relief) ? p : NULL;
