@@ -409,6 +409,13 @@ static inline bool plugsched_rq_bypass(const struct plugsched_rq *prq)
 void __plugsched_release(struct rq *rq);
 void plugsched_end_release(struct plugsched_rq *prq);
 
+/* plugsched_class.c: the plug servers' deadline bandwidth */
+u64 plugsched_server_params(int cpu, bool period);
+int plugsched_server_set(struct rq *rq, u64 runtime, u64 period);
+int plugsched_servers_reserve(void);
+void plugsched_servers_release(void);
+void plugsched_servers_on_at_boot(void);
+
 /* plugsched.c: the plugged tasks' utilisation of a CPU */
 #ifdef CONFIG_SMP
 bool plugsched_update_util(struct rq *rq);

@@ -582,6 +582,16 @@ int plugsched_switch(const struct plugsched_ops *ops, const char *why)
 	 * ejected starves: only bypass, entered before, lets it finish.
 	 */
 	cpus_read_lock();
+	/* From mainline, the plug servers' bandwidth first, or nothing changes. */
+	if (!old) {
+		ret = plugsched_servers_reserve();
+		if (ret) {
+			cpus_read_unlock();
+			pr_warn("plugsched: %s not started: no deadline bandwidth for the plug servers (%d), running %s\n",
+				to, ret, from);
+			return ret;
+		}
+	}
 	if (old)
 		moved += plugsched_leave();
 	if (ops) {
@@ -596,6 +606,9 @@ int plugsched_switch(const struct plugsched_ops *ops, const char *why)
 			}
 		}
 	}
+	/* Mainline again: the servers' bandwidth back. */
+	if (!ops || ret)
+		plugsched_servers_release();
 
 	if (ret || why) {
 		if (ret)
@@ -631,6 +644,7 @@ int __init plugsched_enable_at_boot(const struct plugsched_ops *ops)
 
 	if (ret)
 		return ret;
+	plugsched_servers_on_at_boot();
 	plugsched_set_phase(PLUGSCHED_PHASE_ENABLING, NULL);
 	plugsched_set_phase(PLUGSCHED_PHASE_ENABLED, NULL);
 	return 0;
@@ -660,8 +674,10 @@ static void plugsched_switch_fn(struct kthread_work *work)
  *
  * For /sys/kernel/plugsched/active; waits until the switch is done.
  *
- * Return: 0, -EBUSY while another switch runs, -ENODEV without a worker,
- * or the error of @ops' start (the core is in FALLBACK then).
+ * Return: 0, -EBUSY while another switch runs or, from mainline, if the
+ * plug servers' deadline bandwidth is not there (nothing changed then),
+ * -ENODEV without a worker, or the error of @ops' start (the core is in
+ * FALLBACK then).
  */
 int plugsched_request_switch(const struct plugsched_ops *ops)
 {

@@ -267,18 +267,19 @@ static int plugsched_watchdog_knob_handler(const struct ctl_table *table, int wr
 
 static int plug_server_show(struct seq_file *m, void *v)
 {
-	struct sched_dl_entity *dl_se = &cpu_rq((long)m->private & 0xffff)->plug_server;
+	long priv = (long)m->private;
 
-	seq_printf(m, "%llu\n", (long)m->private >> 16 ? dl_se->dl_period : dl_se->dl_runtime);
+	seq_printf(m, "%llu\n", plugsched_server_params(priv & 0xffff, priv >> 16));
 	return 0;
 }
 
+/* Under mainline the values wait for the next policy: see plugsched_server_set(). */
 static ssize_t plug_server_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
 	long priv = (long)((struct seq_file *)filp->private_data)->private;
-	struct rq *rq = cpu_rq(priv & 0xffff);
-	struct sched_dl_entity *dl_se = &rq->plug_server;
+	int cpu = priv & 0xffff;
+	struct rq *rq = cpu_rq(cpu);
 	u64 runtime, period, value;
 	int ret;
 
@@ -287,33 +288,19 @@ static ssize_t plug_server_write(struct file *filp, const char __user *ubuf,
 		return ret;
 
 	scoped_guard (rq_lock_irqsave, rq) {
-		runtime = priv >> 16 ? dl_se->dl_runtime : value;
-		period = priv >> 16 ? value : dl_se->dl_period;
-		/* Never started: the defaults dl_server_start() would set. */
-		if (!dl_se->dl_server) {
-			runtime = priv >> 16 ? 50 * NSEC_PER_MSEC : value;
-			period = priv >> 16 ? value : NSEC_PER_SEC;
-		}
+		runtime = priv >> 16 ? plugsched_server_params(cpu, false) : value;
+		period = priv >> 16 ? value : plugsched_server_params(cpu, true);
 		if (runtime > period || period > PLUG_SERVER_PERIOD_MAX ||
 		    period < PLUG_SERVER_PERIOD_MIN)
 			return -EINVAL;
-		if (!cpu_online(cpu_of(rq)))
+		if (!cpu_online(cpu))
 			return -EBUSY;
-		if (!dl_se->dl_server) {
-			/* Set up as dl_server_start() would, then apply. */
-			dl_server_start(dl_se);
-			dl_server_stop(dl_se);
-		}
-		update_rq_clock(rq);
-		plugsched_server_stop(rq);
-		ret = dl_server_apply_params(dl_se, runtime, period, 0);
-		if (!runtime)
-			printk_deferred("plugsched: plug server off on CPU %d, RT tasks may starve plugged ones\n",
-					cpu_of(rq));
-		if (rq->plug.nr_running)
-			dl_server_start(dl_se);
+		ret = plugsched_server_set(rq, runtime, period);
 		if (ret < 0)
 			return ret;
+		if (!runtime)
+			printk_deferred("plugsched: plug server off on CPU %d, RT tasks may starve plugged ones\n",
+					cpu);
 	}
 	*ppos += cnt;
 	return cnt;

@@ -2,7 +2,8 @@
 # switch.sh: run-time switching. Under load, every policy and eevdf 100
 # times over; bad names, EPERM, EBUSY; each policy switched to at run time
 # behaves as when chosen at boot, with its knobs and only its knobs, and
-# its knobs start from their defaults again. Two hogs in a group limited
+# its knobs start from their defaults again; the plug servers hold deadline
+# bandwidth only under a policy (dlbw). Two hogs in a group limited
 # to 10% of a CPU (cpu.max) go through the 100 switches, parked most of
 # the time: the limit holds through them (at most 0.13 of a CPU), and
 # "max" afterwards finds both alive and running (none lost in a switch:
@@ -45,6 +46,10 @@ check "cpu.max 10000 100000 through the switches: $share of a CPU (<= 0.13)" \
 # shellcheck disable=SC2086 # one word per pid
 kill $lim
 t plugsched_test switchbad
+# The plug servers' deadline bandwidth: held under each policy, given back
+# under eevdf, and a switch with none left fails and changes nothing.
+# shellcheck disable=SC2046 # one word per policy
+t plugsched_test dlbw $(plugged)
 switch_to o1
 t plugsched_test -t names
 t plugsched_test -t knobs

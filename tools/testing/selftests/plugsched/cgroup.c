@@ -519,16 +519,6 @@ static int test_cpuidle(int argc, char **argv)
 	return 0;
 }
 
-/* fork(), or the test fails: the child gets 0, the caller its pid. */
-static pid_t fork_or_fail(void)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-	return pid;
-}
-
 /* Spin 1 ms, sleep 1 ms, until @end: a short sleeper, queued again often. */
 static pid_t spawn_sleeper(uint64_t end)
 {

@@ -164,6 +164,9 @@ void burn_cpu(int ms);
 
 /* CPUs and tasks */
 
+/* fork(), or the test fails: the child gets 0, the caller its pid. */
+pid_t fork_or_fail(void);
+
 /* The number of online CPUs. */
 int nr_cpus(void);
 /* Pin @pid (0: this task) to @cpu, or fail the test. */

@@ -219,6 +219,16 @@ int read_file(const char *path, char *buf, size_t size)
 	return n;
 }
 
+/* fork(), or the test fails: the child gets 0, the caller its pid. */
+pid_t fork_or_fail(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	return pid;
+}
+
 /* Write @val to @path in one write(); return 0 or -errno. */
 int write_file(const char *path, const char *val, size_t len)
 {

@@ -8,6 +8,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,7 +293,186 @@ static int test_switchbad(int argc, char **argv)
 	return 0;
 }
 
+#define DL_RUNTIME_NS	(2500 * 1000ULL)
+#define DL_PERIOD_NS	(100 * 1000 * 1000ULL)
+#define DL_MAX_TASKS	1024
+
+/*
+ * Children made SCHED_DEADLINE (2.5 ms every 100 ms), asleep, until the
+ * kernel refuses one or @max are in: their pids to @pids. Returns how
+ * many it admitted; they stay until dl_free().
+ */
+static int dl_fill(pid_t *pids, int max)
+{
+	int n, fd[2];
+	char c;
+
+	if (pipe(fd))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	for (n = 0; n < max; n++) {
+		pids[n] = fork_or_fail();
+		if (!pids[n]) {
+			struct ps_sched_attr a = {
+				.size = sizeof(a), .sched_policy = SCHED_DEADLINE,
+				.sched_runtime = DL_RUNTIME_NS, .sched_deadline = DL_PERIOD_NS,
+				.sched_period = DL_PERIOD_NS,
+			};
+			bool in = !syscall(SYS_sched_setattr, 0, &a, 0);
+
+			c = in ? 'y' : 'n';
+			if (write(fd[1], &c, 1) != 1 || !in)
+				_exit(0);
+			for (;;)
+				pause();
+		}
+		if (read(fd[0], &c, 1) != 1 || c != 'y') {
+			reap(pids[n]);
+			break;
+		}
+	}
+	close(fd[0]);
+	close(fd[1]);
+	return n;
+}
+
+static void dl_free(pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		reap(pids[i]);
+}
+
+/* CPU 0's root domain's reserved deadline bandwidth (<< 20), or -1. */
+static long long dl_total_bw(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+	long long bw = -1;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " .dl_bw->total_bw : %lld", &bw) == 1)
+			break;
+	fclose(f);
+	return bw;
+}
+
+/*
+ * Wait up to 3 s for the reserved bandwidth to read @bw: a deadline task
+ * that dies asleep gives its bandwidth back at its 0-lag time (the
+ * inactive timer), up to a period later, or later in a guest the host
+ * holds up (65..71 of 72 tasks admitted again at once, seen).
+ */
+static long long dl_settle(long long bw)
+{
+	long long now = dl_total_bw();
+	int i;
+
+	for (i = 0; i < 300 && now != bw; i++) {
+		usleep(10000);
+		now = dl_total_bw();
+	}
+	return now;
+}
+
+#define PLUG_SERVER	"/sys/kernel/debug/sched/plug_server/"
+
+/* What the online CPUs' plug servers reserve, as set (<< 20). */
+static long long plug_servers_bw(void)
+{
+	long long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		char path[96];
+		long long runtime, period;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+		/* CPU 0 has no such file: always online. */
+		if (access(path, F_OK) ? cpu > 0 : read_long(path) != 1)
+			continue;
+		snprintf(path, sizeof(path), PLUG_SERVER "cpu%d/runtime", cpu);
+		runtime = read_long(path);
+		snprintf(path, sizeof(path), PLUG_SERVER "cpu%d/period", cpu);
+		period = read_long(path);
+		if (period > 0 && runtime >= 0)
+			sum += (runtime << 20) / period;
+	}
+	return sum;
+}
+
+/*
+ * dlbw POLICY...: the plug servers hold deadline bandwidth (50 ms a
+ * second per CPU, as the fair servers) only while a policy is active.
+ * The root domain's reserved bandwidth (dl_bw->total_bw in
+ * /sys/kernel/debug/sched/debug) under eevdf, under each POLICY (with a
+ * hog on each CPU), under eevdf again: the policy adds exactly its
+ * servers' share of each online CPU, and eevdf after it reads as before:
+ * bandwidth a policy reserved and never gave back would be gone from
+ * every SCHED_DEADLINE user for good. Then SCHED_DEADLINE tasks of 2.5
+ * ms every 100 ms, asleep, take all there is, and a switch to POLICY
+ * fails with EBUSY and changes nothing.
+ */
+static int test_dlbw(int argc, char **argv)
+{
+	static pid_t pids[DL_MAX_TASKS];
+	int ncpu = nr_cpus(), k, n, err, i;
+	long long base, during, after, servers;
+	uint64_t start, end;
+	pid_t hogs[64];
+	char buf[64];
+	long sw0;
+
+	if (argc < 1 || ncpu > 64)
+		ksft_exit_fail_msg("usage: dlbw POLICY... (64 CPUs at most)\n");
+	if (switch_to("eevdf", NULL))
+		ksft_exit_fail_msg("cannot switch to eevdf: %s\n", strerror(errno));
+	base = dl_total_bw();
+	if (base < 0)
+		ksft_exit_skip("no dl_bw->total_bw in /sys/kernel/debug/sched/debug\n");
+	ksft_set_plan(2 * argc);
+	for (k = 0; k < argc; k++) {
+		servers = plug_servers_bw();
+		start = now_ns(CLOCK_MONOTONIC);
+		end = start + 3000 * MSEC;
+		for (i = 0; i < ncpu; i++)
+			hogs[i] = spawn_hog(i, i, 0, start, end);
+		err = switch_to(argv[k], NULL);
+		usleep(100000);
+		during = dl_total_bw();
+		switch_to("eevdf", NULL);
+		for (i = 0; i < ncpu; i++)
+			kill(hogs[i], SIGKILL);
+		for (i = 0; i < ncpu; i++)
+			reap(hogs[i]);
+		after = dl_total_bw();
+		ksft_test_result(!err && during - base == servers && after == base,
+				 "%s's plug servers hold deadline bandwidth while it runs: %lld reserved under eevdf, %lld under %s (+%lld, its servers' %lld), %lld after\n",
+				 argv[k], base, during, argv[k], during - base, servers, after);
+
+		n = dl_fill(pids, DL_MAX_TASKS);
+		sw0 = read_long(PS_SYSFS "switches");
+		err = switch_to(argv[k], NULL);
+		read_line(PS_SYSFS "active", buf, sizeof(buf));
+		ksft_test_result(err == -EBUSY && !strcmp(buf, "eevdf") &&
+				 read_long(PS_SYSFS "switches") == sw0,
+				 "the bandwidth all taken (%d tasks of 2.5%%): the switch to %s fails (%s), %s stays, no switch counted\n",
+				 n, argv[k], err ? strerror(-err) : "no error", buf);
+		dl_free(pids, n);
+		switch_to("eevdf", NULL);
+		if (dl_settle(base) != base)
+			ksft_print_msg("the deadline tasks' bandwidth not all back after 3 s\n");
+	}
+	return 0;
+}
+
 PLUGSCHED_TEST("switch", test_switch, "[CYCLES]",
 	       "every available policy switched to CYCLES times under load");
 PLUGSCHED_TEST("switchbad", test_switchbad, "",
 	       "bad names, unprivileged and concurrent writers to active fail cleanly");
+PLUGSCHED_TEST("dlbw", test_dlbw, "POLICY...",
+	       "plug servers hold deadline bandwidth only while a policy runs");
