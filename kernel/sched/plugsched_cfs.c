@@ -187,6 +187,24 @@ static u64 pcfs_place_migrated(u64 vruntime, u64 min_vruntime, u64 wakeup_gran)
 }
 
 /*
+ * Where an enqueued task goes, its vruntime already on this CPU's clock
+ * (pcfs_renormalise()). Held off by cpu.max, it waited as a sleeper does
+ * (fair: a wakeup). Only the balancer's pulls go to the front: a task
+ * moved by its affinity or by hotplug keeps its place relative to
+ * min_vruntime, as 2.6.24's set_task_cpu() kept it, or any task could
+ * jump the queue by flipping its own affinity.
+ */
+static u64 pcfs_place(unsigned int flags, u64 vruntime, u64 min_vruntime)
+{
+	if (flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_UNTHROTTLE))
+		return pcfs_place_sleeper(vruntime, min_vruntime, READ_ONCE(sysctl_pcfs_latency));
+	if (flags & PLUGSCHED_ENQ_PULLED)
+		return pcfs_place_migrated(vruntime, min_vruntime,
+					   READ_ONCE(sysctl_pcfs_wakeup_granularity));
+	return vruntime;
+}
+
+/*
  * A task's weight changed (its group's shares, cpu.idle, or how many tasks
  * share them): its distance from min_vruntime, lead or credit, was run at
  * the old weight. Scale it by old / new, as mainline's reweight_entity()
@@ -324,13 +342,7 @@ static void pcfs_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 
 	pcfs_renormalise(prq, crq, pt);
 	pcfs_reweight(crq, p);
-	/* Held off by cpu.max, it waited as a sleeper does (fair: a wakeup). */
-	if (flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_UNTHROTTLE))
-		pt->vruntime = pcfs_place_sleeper(pt->vruntime, crq->min_vruntime,
-						  READ_ONCE(sysctl_pcfs_latency));
-	else if (flags & PLUGSCHED_ENQ_MIGRATED)
-		pt->vruntime = pcfs_place_migrated(pt->vruntime, crq->min_vruntime,
-						   READ_ONCE(sysctl_pcfs_wakeup_granularity));
+	pt->vruntime = pcfs_place(flags, pt->vruntime, crq->min_vruntime);
 	pcfs_tree_insert(crq, pt);
 	pcfs_update_min(crq);
 }

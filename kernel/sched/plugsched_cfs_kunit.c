@@ -36,6 +36,22 @@ static void pcfs_test_place_migrated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pcfs_place_migrated(min - 4 * MS, min, MS), min - 4 * MS);
 }
 
+static void pcfs_test_place(struct kunit *test)
+{
+	u64 min = 1000 * MS, back = min + 30 * MS;
+
+	/* Pulled by the balancer: to the front. */
+	KUNIT_EXPECT_LT(test, pcfs_key_diff(pcfs_place(PLUGSCHED_ENQ_MIGRATED |
+						       PLUGSCHED_ENQ_PULLED, back, min), min), 0);
+	/* Moved by its affinity or by hotplug: where it was, not ahead. */
+	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_MIGRATED, back, min), back);
+	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_RESTORE, back, min), back);
+	/* A sleeper, or a group unthrottled: at most half a latency of credit. */
+	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_WAKEUP, 0, min),
+			min - READ_ONCE(sysctl_pcfs_latency) / 2);
+	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_UNTHROTTLE, back, min), back);
+}
+
 static void pcfs_test_vslice(struct kunit *test)
 {
 	/* Two nice-0 tasks share one 20 ms latency period: 10 ms each. */
@@ -169,6 +185,7 @@ static void pcfs_test_tree_cost(struct kunit *test)
 static struct kunit_case plugsched_cfs_test_cases[] = {
 	KUNIT_CASE(pcfs_test_place_sleeper),
 	KUNIT_CASE(pcfs_test_place_migrated),
+	KUNIT_CASE(pcfs_test_place),
 	KUNIT_CASE(pcfs_test_vslice),
 	KUNIT_CASE(pcfs_test_rescale),
 	KUNIT_CASE(pcfs_test_scale_delta),
