@@ -43,8 +43,10 @@ static void pcfs_test_place(struct kunit *test)
 	/* Pulled by the balancer: to the front. */
 	KUNIT_EXPECT_LT(test, pcfs_key_diff(pcfs_place(PLUGSCHED_ENQ_MIGRATED |
 						       PLUGSCHED_ENQ_PULLED, back, min), min), 0);
-	/* Moved by its affinity or by hotplug: where it was, not ahead. */
+	/* Moved by its affinity or by hotplug: where it was, not ahead... */
 	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_MIGRATED, back, min), back);
+	/* ...and with no credit: at min_vruntime at the earliest. */
+	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_MIGRATED, min - 3 * MS, min), min);
 	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_RESTORE, back, min), back);
 	/* A sleeper, or a group unthrottled: at most half a latency of credit. */
 	KUNIT_EXPECT_EQ(test, pcfs_place(PLUGSCHED_ENQ_WAKEUP, 0, min),

@@ -155,8 +155,11 @@ static void sd_add(struct sd_rq *srq, struct sd_array *arr, struct task_struct *
 {
 	s64 quota = max_t(s64, p->plugsched.slice, 0);
 
-	/* A task pulled from a busier CPU, where it got less, goes first. */
-	plugsched_array_add(&arr->pa, p, level, sd_task(p)->pulled);
+	/*
+	 * A task pulled from a busier CPU, where it got less, goes first;
+	 * one moved otherwise queues behind its level like any other.
+	 */
+	plugsched_array_add(&arr->pa, p, level, sd_task(p)->pulled == SD_PULLED);
 	if (level >= SD_LEVELS)
 		return;
 	arr->nr[level]++;
@@ -388,7 +391,8 @@ static void sd_place(struct plugsched_rq *prq, struct task_struct *p)
 	} else if (level == st->quota_level) {
 		/* Same level in the same rotation: the quota it left with. */
 		sd_add(srq, srq->active, p, level);
-	} else if (level == st->level) {
+	} else if (level == st->level || st->pulled == SD_MOVED) {
+		/* Moved: what it had left, for a move is not a new turn. */
 		sd_enter(srq, srq->active, p, level, p->plugsched.slice);
 	} else {
 		/*

@@ -11,8 +11,9 @@
 # then affinity, beside a plain hog, whose fair third is judged at 2/3 of
 # the bound: 26.7%, 5.3 of the 20 slices of 100 ms in 2 s (33..35% seen
 # under o1 and numa; 0% in both with o1's expired-array fix reverted).
-# A flood of SCHED_IDLE tasks (idleflood) leaves a normal task its share,
-# and a group of one hog its half beside a group of many (grouplone).
+# A hog moving itself between two CPUs leaves the hogs there their share
+# (flipper), a flood of SCHED_IDLE tasks (idleflood) a normal task its
+# share, and a group of many a group of one hog its half (grouplone).
 # And a shell writing cpu.idle 1 and 0 in a loop on a group that cpu.max
 # throttles: every write returns (the requeue walk once never ended when
 # a requeue throttled the group and parked the task it was to visit next);
@@ -32,6 +33,14 @@ for p in $(policies); do
 	t plugsched_test idlewrite 3
 done
 switch_to eevdf
+# A hog pinned to each CPU and an unprivileged one moving itself between
+# them every 0.1, 1 and 10 ms: moving is no lever, the pinned hogs keep
+# 0.9 of what eevdf (measured first) or a fair two thirds give them, the
+# smaller. cfs put a moved task at the front, sd gave it a fresh quota
+# at the head of its level: the flipper took 0.94 of a CPU, the pinned
+# hogs 0.50.
+# shellcheck disable=SC2046 # one word per policy
+t plugsched_test flipper 2 $(plugged)
 # A group of one hog beside a group of 10, 100 and 300 at the same
 # cpu.weight, all on one CPU: the lone group keeps 0.9 of eevdf's share
 # (half) under every policy: the pools (plugsched_queue.c) hold groups

@@ -428,3 +428,123 @@ static int test_idleflood(int argc, char **argv)
 
 PLUGSCHED_TEST("idleflood", test_idleflood, "SECONDS N POLICY...",
 	       "SCHED_IDLE tasks by the hundred leave a normal task its share");
+
+/*
+ * A CPU hog over [@start, @end) that moves itself to the other of CPUs 0
+ * and 1 whenever @period_ns of wall time have passed since its last move
+ * (the next time it runs after that). Returns the number of moves.
+ */
+static unsigned long flipping_hog(struct hog *out, uint64_t period_ns,
+				  uint64_t start, uint64_t end)
+{
+	uint64_t t, cpu0, next, last;
+	unsigned long n = 0;
+
+	while (now_ns(CLOCK_MONOTONIC) < start)
+		;
+	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	last = now_ns(CLOCK_MONOTONIC);
+	next = last + period_ns;
+	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
+		if (t - last > out->max_gap_ns)
+			out->max_gap_ns = t - last;
+		last = t;
+		if (t >= next) {
+			pin(0, ++n & 1);
+			next = now_ns(CLOCK_MONOTONIC) + period_ns;
+		}
+	}
+	out->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	return n;
+}
+
+/*
+ * A hog pinned to each of CPUs 0 and 1 and an unprivileged one flipping
+ * between them every @period_us, for @secs: the pinned hogs' mean share
+ * of their CPUs; the flipper's share in *@flip, its moves in *@moves
+ * (shared memory).
+ */
+static double flipper_run(int secs, int period_us, double *flip, unsigned long *moves)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC;
+	uint64_t end = start + secs * NSEC;
+	struct sched_param sp = { 0 }, rt = { .sched_priority = 1 };
+	pid_t pids[3];
+	int i, rc = 0;
+
+	memset(hogs, 0, 3 * sizeof(struct hog));
+	/* Forked fresh, as in test_pair(): no sleep credit from this task. */
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt))
+		ksft_exit_fail_msg("SCHED_FIFO: %s\n", strerror(errno));
+	for (i = 0; i < 2; i++)
+		pids[i] = spawn_hog(i, i, 0, start, end);
+	pids[2] = fork_nobody();
+	if (pids[2] < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pids[2] == 0) {
+		pin(0, 0);
+		*moves = flipping_hog(&hogs[2], period_us * 1000ULL, start, end);
+		_exit(0);
+	}
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	for (i = 0; i < 3; i++)
+		rc |= reap(pids[i]);
+	if (rc)
+		ksft_exit_fail_msg("a hog failed: %d\n", rc);
+	*flip = (double)hogs[2].cpu_ns / (end - start);
+	return (double)(hogs[0].cpu_ns + hogs[1].cpu_ns) / 2 / (end - start);
+}
+
+/*
+ * flipper SECS POLICY...: on CPUs 0 and 1, a hog pinned to each and, as
+ * an unprivileged user, a third hog that moves itself to the other CPU
+ * every 0.1, 1 and 10 ms; under eevdf first, then under each POLICY in
+ * the same boot. Moving is no lever: the pinned hogs keep 0.9 of their
+ * share under eevdf or of their fair share (two thirds of a CPU), the
+ * smaller: eevdf gives the flipper less than its third (its lag decays
+ * while it is dequeued for the move), which a policy need not copy. A
+ * policy that put a moved task first, or gave it a fresh slice or level
+ * on the new CPU, gave the flipper most of both CPUs (cfs: 0.94, sd at
+ * 10 ms: 0.94, the pinned hogs 0.50).
+ */
+static int test_flipper(int argc, char **argv)
+{
+	static const int period_us[] = { 100, 1000, 10000 };
+	unsigned long *moves = shared(sizeof(*moves));
+	double base[3], share, flip;
+	char orig[64];
+	int secs, k, j;
+
+	if (argc < 2)
+		ksft_exit_fail_msg("usage: flipper SECS POLICY...\n");
+	secs = atoi(argv[0]);
+	if (secs < 1)
+		ksft_exit_fail_msg("flipper: SECS is at least 1\n");
+	if (nr_cpus() < 2)
+		ksft_exit_fail_msg("flipper: needs CPUs 0 and 1 online\n");
+	snprintf(orig, sizeof(orig), "%s", active_policy());
+	ksft_set_plan(3 * (argc - 1));
+	for (k = -1; k < argc - 1; k++) {
+		const char *pol = k < 0 ? "eevdf" : argv[1 + k];
+
+		if (switch_to(pol, NULL))
+			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
+		for (j = 0; j < 3; j++) {
+			share = flipper_run(secs, period_us[j], &flip, moves);
+			ksft_print_msg("%s, a move every %.1f ms: %.3f, flipper %.3f, %lu moves\n",
+				       pol, period_us[j] / 1000.0, share, flip, *moves);
+			if (k < 0) {
+				base[j] = share < 2.0 / 3 ? share : 2.0 / 3;
+				continue;
+			}
+			ksft_test_result(share >= 0.9 * base[j] && *moves >= 5,
+					 "an unprivileged hog moving between CPUs 0 and 1 every %.1f ms, under %s: the pinned hogs keep %.3f of a CPU (>= 0.9 x %.3f), the flipper %.3f, %lu moves (>= 5)\n",
+					 period_us[j] / 1000.0, pol, share, base[j], flip, *moves);
+		}
+	}
+	switch_to(orig, NULL);
+	return 0;
+}
+
+PLUGSCHED_TEST("flipper", test_flipper, "SECS POLICY...",
+	       "a hog moving itself between CPUs leaves the hogs there their share");
