@@ -6,8 +6,9 @@
 # shellcheck source=lib.sh
 . /guest/lib.sh
 t plugsched_test names starve
-t plugsched_test knobs starve_pid:0:0:4194304 plugsched_watchdog_ms:30000:0:600000 \
-	plugsched_relief_ms:1000:0:600000
+# The core's knobs are 0 (off) or MIN..MAX: 1 ms, 42 ms and MIN - 1 fail.
+t plugsched_test knobs starve_pid:0:0:4194304 'plugsched_watchdog_ms:30000:0|1000:600000' \
+	'plugsched_relief_ms:1000:0|100:600000'
 # Relief would run the starved task a base slice a second: the watchdog,
 # the last line, is tested alone.
 echo 0 > /proc/sys/kernel/plugsched_relief_ms

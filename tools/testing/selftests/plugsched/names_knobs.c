@@ -75,12 +75,18 @@ static int knobs_declared(char ***specs)
 		ksft_exit_fail_msg("cannot read /sys/kernel/plugsched/knobs\n");
 	for (line = strtok_r(buf, "\n", &save); line && n < 64;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char name[64], val[32];
+		char name[64], val[32], zero[4] = "";
 		long min, max, def;
 
-		if (sscanf(line, "%63s %31s %ld..%ld %ld", name, val, &min, &max, &def) != 5)
-			continue;
-		if (asprintf(&list[n], "%s:%ld:%ld:%ld", name, def, min, max) < 0)
+		/* "0|MIN..MAX": 0 (off) as well as the range. */
+		if (sscanf(line, "%63s %31s %3[0|]%ld..%ld %ld", name, val, zero, &min, &max,
+			   &def) != 6 || strcmp(zero, "0|")) {
+			zero[0] = '\0';
+			if (sscanf(line, "%63s %31s %ld..%ld %ld", name, val, &min, &max,
+				   &def) != 5)
+				continue;
+		}
+		if (asprintf(&list[n], "%s:%ld:%s%ld:%ld", name, def, zero, min, max) < 0)
 			ksft_exit_fail_msg("out of memory\n");
 		ksft_print_msg("declared: %s\n", list[n]);
 		n++;
@@ -111,9 +117,9 @@ static int test_knobs(int argc, char **argv)
 	ksft_set_plan(plan);
 
 	for (i = 0; i < argc; i++) {
-		char path[128], val[64];
+		char path[128], val[64], zero[4] = "";
 		long def, min, max, v;
-		bool ok, all = true;
+		bool ok, all = true, off;
 		int err;
 
 		if (argv[i][0] == '-') {
@@ -123,8 +129,14 @@ static int test_knobs(int argc, char **argv)
 					 argv[i] + 1);
 			continue;
 		}
-		if (sscanf(argv[i], "%63[^:]:%ld:%ld:%ld", val, &def, &min, &max) != 4)
-			ksft_exit_fail_msg("bad knob spec %s\n", argv[i]);
+		/* NAME:DEF:[0|]MIN:MAX, "0|": 0 (off) is taken too. */
+		if (sscanf(argv[i], "%63[^:]:%ld:%3[0|]%ld:%ld", val, &def, zero, &min,
+			   &max) != 5 || strcmp(zero, "0|")) {
+			zero[0] = '\0';
+			if (sscanf(argv[i], "%63[^:]:%ld:%ld:%ld", val, &def, &min, &max) != 4)
+				ksft_exit_fail_msg("bad knob spec %s\n", argv[i]);
+		}
+		off = zero[0];
 		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", val);
 
 		v = knob_read(path, &ok);
@@ -181,7 +193,7 @@ static int test_knobs(int argc, char **argv)
 
 			errno = 0;
 			want = strtoll(edges[j], NULL, 10);
-			valid = errno != ERANGE && want >= min && want <= max;
+			valid = errno != ERANGE && ((want >= min && want <= max) || (off && !want));
 			err = write_file(path, edges[j], strlen(edges[j]));
 			v = knob_read(path, &ok);
 			if (valid ? err || v != want : err != -EINVAL || v != keep) {
@@ -193,8 +205,8 @@ static int test_knobs(int argc, char **argv)
 			snprintf(val, sizeof(val), "%ld", keep);
 			write_file(path, val, strlen(val));
 		}
-		ksft_test_result(all, "%s takes int edge values only within %ld..%ld\n",
-				 path, min, max);
+		ksft_test_result(all, "%s takes int edge values only within %s%ld..%ld\n",
+				 path, zero, min, max);
 
 		snprintf(val, sizeof(val), "%ld", def);
 		write_file(path, val, strlen(val));
