@@ -364,6 +364,9 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	plugsched_bw_kick(rq, p);
 }
 
+/* The target of a yield_to() on each CPU, until it runs or leaves (below). */
+static DEFINE_PER_CPU(struct task_struct *, plugsched_yield_next);
+
 static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
@@ -371,6 +374,9 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 
 	if (task_current(rq, p))
 		update_curr_plug(rq);
+	/* No hint may outlive the target's stay on this runqueue. */
+	if (unlikely(per_cpu(plugsched_yield_next, cpu_of(rq)) == p))
+		per_cpu(plugsched_yield_next, cpu_of(rq)) = NULL;
 	if (plugsched_bw_dequeue_parked(rq, p, flags))
 		return true;
 
@@ -402,6 +408,38 @@ static void yield_task_plug(struct rq *rq)
 	if (!plugsched_rq_bypass(&rq->plug) &&
 	    (plug_rq_curr(rq)->plugsched.flags & PLUGSCHED_TF_QUEUED))
 		plugsched_cur_ops->yield(&rq->plug, plug_rq_curr(rq));
+}
+
+/*
+ * yield_to() (KVM's directed yield to a preempted lock holder's vCPU): the
+ * target runs next on its CPU, the yielder yields. A hint for the next
+ * pick there only, as the fair class's next buddy: kept until that pick
+ * or the target's dequeue, honoured if the target is still queued and its
+ * group is not ahead; the policy's order is left as it was.
+ */
+static bool yield_to_task_plug(struct rq *rq, struct task_struct *p)
+{
+	struct rq *p_rq = task_rq(p);
+
+	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED) || plugsched_rq_bypass(&p_rq->plug))
+		return false;
+	per_cpu(plugsched_yield_next, cpu_of(p_rq)) = p;
+	yield_task_plug(rq);
+	return true;
+}
+
+/* The task yield_to() named on @rq, if it is to run next; the hint is used. */
+static struct task_struct *plugsched_yield_pick(struct rq *rq)
+{
+	struct task_struct **next = per_cpu_ptr(&plugsched_yield_next, cpu_of(rq));
+	struct task_struct *p = *next;
+
+	if (likely(!p))
+		return NULL;
+	*next = NULL;
+	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED) || plugsched_pool_behind(&rq->plug, p))
+		return NULL;
+	return p;
 }
 
 static void wakeup_preempt_plug(struct rq *rq, struct task_struct *p, int flags)
@@ -548,6 +586,9 @@ static struct task_struct *pick_task_plug(struct rq *rq)
 	if (plugsched_rq_bypass(prq))
 		return plugsched_bypass_pick(prq);
 	p = plugsched_relief_pick(rq);
+	if (unlikely(p))
+		return p;
+	p = plugsched_yield_pick(rq);
 	if (unlikely(p))
 		return p;
 	p = plugsched_cur_ops->pick(prq);
@@ -834,6 +875,7 @@ DEFINE_SCHED_CLASS(plug) = {
 	.enqueue_task		= enqueue_task_plug,
 	.dequeue_task		= dequeue_task_plug,
 	.yield_task		= yield_task_plug,
+	.yield_to_task		= yield_to_task_plug,
 	.wakeup_preempt		= wakeup_preempt_plug,
 	.pick_task		= pick_task_plug,
 	.put_prev_task		= put_prev_task_plug,

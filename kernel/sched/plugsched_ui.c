@@ -481,6 +481,34 @@ static ssize_t plug_break_write(struct file *filp, const char __user *ubuf,
 
 DEFINE_SHOW_STORE_ATTRIBUTE(plug_break);
 
+/*
+ * plug_yield_to: the writer calls yield_to() on the task whose PID it
+ * writes, as KVM's vCPU threads do on a preempted lock holder's: the
+ * write returns when the writer runs again; -EAGAIN if nothing yielded.
+ */
+static ssize_t plug_yield_to_write(struct file *filp, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	struct task_struct *p;
+	pid_t pid;
+	int ret;
+
+	ret = kstrtoint_from_user(ubuf, cnt, 10, &pid);
+	if (ret)
+		return ret;
+	p = find_get_task_by_vpid(pid);
+	if (!p)
+		return -ESRCH;
+	ret = yield_to(p, true);
+	put_task_struct(p);
+	if (ret < 0)
+		return ret;
+	return ret ? cnt : -EAGAIN;
+}
+
+static const struct file_operations plug_yield_to_fops = {
+	.write	= plug_yield_to_write,
+};
 #endif
 
 static void __init plug_server_debugfs_init(void)
@@ -511,6 +539,7 @@ static void __init plug_server_debugfs_init(void)
 #endif
 #ifdef CONFIG_PLUGSCHED_DEBUG
 	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
+	debugfs_create_file("plug_yield_to", 0200, sched, NULL, &plug_yield_to_fops);
 	debugfs_create_atomic_t("plug_tick_dequeued", 0444, sched, &plugsched_tick_dequeued);
 #endif
 	dput(sched);

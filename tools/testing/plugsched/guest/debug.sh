@@ -51,6 +51,9 @@ if [ "$p" != eevdf ]; then
 	# 2 cores, and the policies' rates swung from 0.1 to 2.2 times eevdf's
 	# (19 to 130 writes a second) with what else the host ran.
 	t plugsched_test cghammer 3 0 "$p"
+	# KVM's directed yield: the target runs next (plug_yield_to, a
+	# debug kernel's file).
+	t plugsched_test yieldto 3 "$p"
 	t plugsched_test fair 4 4 0.9
 	t plugsched_test batch
 	t plugsched_test affinity
