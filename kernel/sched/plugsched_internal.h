@@ -13,6 +13,7 @@
  *   plugsched_queue.c	a task joins and leaves the core's counts and sums
  *   plugsched_bandwidth.c	cpu.max: parking and unparking throttled tasks
  *   plugsched_class.c	plug_sched_class: the hooks the scheduler calls
+ *   plugsched_server.c	the plug server: a deadline server for plugged tasks
  *   plugsched_switch.c	the state machine and switching
  *   plugsched_watchdog.c	the watchdog, ejection, SysRq-P
  *   plugsched_register.c	the registered policies, and the checks they pass
@@ -409,7 +410,10 @@ static inline bool plugsched_rq_bypass(const struct plugsched_rq *prq)
 void __plugsched_release(struct rq *rq);
 void plugsched_end_release(struct plugsched_rq *prq);
 
-/* plugsched_class.c: the plug servers' deadline bandwidth */
+/* plugsched_class.c: the class's pick, which the plug server runs */
+struct task_struct *plugsched_server_pick_task(struct sched_dl_entity *dl_se);
+
+/* plugsched_server.c: the plug servers' deadline bandwidth */
 u64 plugsched_server_params(int cpu, bool period);
 int plugsched_server_set(struct rq *rq, u64 runtime, u64 period);
 int plugsched_servers_reserve(void);
