@@ -539,11 +539,25 @@ static bool sd_preempt(struct plugsched_rq *prq, struct task_struct *curr,
 	return sd_rank(srq, p) < sd_rank(srq, curr);
 }
 
-/* sched_yield(): to the end of its current level. */
+/*
+ * sched_yield(): the rest of its quota at this level is given up, one
+ * level down. Requeued at the end of its level instead, a yielder spent
+ * next to nothing of its quota and never left the level: 16 unprivileged
+ * tasks yielding in a loop kept a hog a level below them to 0.06 of the
+ * CPU (eevdf: 0.71).
+ */
 static void sd_yield(struct plugsched_rq *prq, struct task_struct *p)
 {
-	sd_fix(sd_rq(prq), p);
-	plugsched_array_requeue(p);
+	struct sd_rq *srq = sd_rq(prq);
+
+	sd_fix(srq, p);
+	if (plugsched_task_is_idle(p) || p->plugsched.array != &srq->active->pa) {
+		plugsched_array_requeue(p);
+		return;
+	}
+	sd_del(srq, p);
+	p->plugsched.slice = 0;
+	sd_descend(srq, p);
 }
 
 static struct task_struct *sd_migration_candidate(struct plugsched_rq *src,

@@ -472,11 +472,33 @@ static bool zaphod_preempt(struct plugsched_rq *prq, struct task_struct *curr,
 	return p->plugsched.slot < curr->plugsched.slot;
 }
 
-/* sched_yield(): to the end of its slot. */
+/*
+ * sched_yield(): behind every task queued here, at the end of the last
+ * slot taken (SCHED_IDLE's apart), where promotion lifts it as any other.
+ * At the end of its own slot, a yielder that waits a lot earns a
+ * throughput bonus for it and, sleeping never, keeps its interactive one:
+ * 16 unprivileged tasks yielding in a loop kept a hog in a worse slot to
+ * 0.006 of the CPU (eevdf: 0.71).
+ */
 static void zaphod_yield(struct plugsched_rq *prq, struct task_struct *p)
 {
-	zaphod_fix(zaphod_rq(prq), p);
-	plugsched_array_requeue(p);
+	struct zaphod_rq *zrq = zaphod_rq(prq);
+	u64 taken = zrq->pa.bitmap & GENMASK_ULL(ZAPHOD_SLOTS - 1, 0);
+	unsigned int last;
+
+	zaphod_fix(zrq, p);
+	if (plugsched_task_is_idle(p) || p->plugsched.array != &zrq->pa || !taken) {
+		plugsched_array_requeue(p);
+		return;
+	}
+	last = fls64(taken) - 1;
+	if (last <= p->plugsched.slot) {
+		plugsched_array_requeue(p);
+		return;
+	}
+	plugsched_array_del(p);
+	plugsched_array_add(&zrq->pa, p, last, false);
+	zaphod_task(p)->promo = zrq->promotions;
 }
 
 static struct task_struct *zaphod_migration_candidate(struct plugsched_rq *src,

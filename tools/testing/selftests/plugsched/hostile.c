@@ -548,3 +548,126 @@ static int test_flipper(int argc, char **argv)
 
 PLUGSCHED_TEST("flipper", test_flipper, "SECS POLICY...",
 	       "a hog moving itself between CPUs leaves the hogs there their share");
+
+/* A lever's tasks: they stop when told. */
+struct lever {
+	int stop;
+};
+
+/*
+ * One of lever's unprivileged tasks on the caller's CPU: a yielder calls
+ * sched_yield() in a loop; a forker forks a child that burns 2 ms of CPU
+ * and exits, waits for it, and forks again.
+ */
+static pid_t lever_task(struct lever *l, bool fork_loop)
+{
+	pid_t pid = fork_nobody();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid)
+		return pid;
+	while (!__atomic_load_n(&l->stop, __ATOMIC_RELAXED)) {
+		pid_t child;
+
+		if (!fork_loop) {
+			sched_yield();
+			continue;
+		}
+		child = fork();
+		if (child == 0) {
+			burn_cpu(2);
+			_exit(0);
+		}
+		if (child < 0 || waitpid(child, NULL, 0) != child)
+			_exit(3);
+	}
+	_exit(0);
+}
+
+/*
+ * @n lever tasks and a nice 0 hog on CPU 0 for @secs, from 0.5 s after
+ * they started: the hog's share; its longest stall in *@gap; the longest
+ * delay of a work item on CPU 0 in *@work.
+ */
+static double lever_run(struct lever *l, bool fork_loop, int n, int secs, int *bad,
+			uint64_t *gap, uint64_t *work)
+{
+	uint64_t start, end;
+	pid_t hog, pids[64];
+	int i;
+
+	l->stop = 0;
+	for (i = 0; i < n; i++)
+		pids[i] = lever_task(l, fork_loop);
+	start = now_ns(CLOCK_MONOTONIC) + 500 * MSEC;
+	end = start + secs * NSEC;
+	memset(hogs, 0, sizeof(struct hog));
+	hog = spawn_hog(0, 0, 0, start, end);
+	*work = work_delay(end);
+	*bad = !!reap(hog);
+	__atomic_store_n(&l->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++)
+		*bad += !!reap(pids[i]);
+	*gap = hogs[0].max_gap_ns;
+	return (double)hogs[0].cpu_ns / (end - start);
+}
+
+/*
+ * lever yield|fork SECONDS N POLICY...: N tasks of an unprivileged user
+ * pull a lever on CPU 0 beside a nice 0 hog, under eevdf first, then
+ * under each POLICY in the same boot: yield, a sched_yield() storm; fork,
+ * each forking a child that burns 2 ms and exits, again and again (a
+ * policy that gave each child a fresh slice or credit would hand the
+ * family more than its share). The hog keeps at least 0.9 of the share
+ * eevdf gives it, and a work item queued on CPU 0 meanwhile runs within
+ * twice eevdf's longest delay plus 100 ms (the longest slice any policy
+ * gives a nice 0 task, as in idleflood).
+ */
+static int test_lever(int argc, char **argv)
+{
+	struct lever *l = shared(sizeof(*l));
+	uint64_t gap, work, base_work = 0;
+	double base = 0, share;
+	int secs, n, k, bad;
+	bool fork_loop;
+	char orig[64];
+
+	if (argc < 4)
+		ksft_exit_fail_msg("usage: lever yield|fork SECONDS N POLICY...\n");
+	fork_loop = !strcmp(argv[0], "fork");
+	if (!fork_loop && strcmp(argv[0], "yield"))
+		ksft_exit_fail_msg("lever: yield or fork, not %s\n", argv[0]);
+	secs = atoi(argv[1]);
+	n = atoi(argv[2]);
+	if (secs < 1 || n < 1 || n > 64)
+		ksft_exit_fail_msg("lever: SECONDS at least 1, N 1..64\n");
+	snprintf(orig, sizeof(orig), "%s", active_policy());
+	ksft_set_plan(argc - 3);
+	pin(0, 0);
+	for (k = -1; k < argc - 3; k++) {
+		const char *pol = k < 0 ? "eevdf" : argv[3 + k];
+
+		if (switch_to(pol, NULL))
+			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
+		share = lever_run(l, fork_loop, n, secs, &bad, &gap, &work);
+		ksft_print_msg("%s: the hog had %.3f of CPU 0, stall %llu ms, work item %.1f ms\n",
+			       pol, share, (unsigned long long)(gap / MSEC), (double)work / MSEC);
+		if (k < 0) {
+			base = share;
+			base_work = work;
+			continue;
+		}
+		ksft_test_result(!bad && share >= 0.9 * base &&
+				 work <= 2 * base_work + 100 * MSEC,
+				 "a nice 0 hog beside %d unprivileged %s on one CPU, under %s: %.3f of it (>= 0.9 x eevdf's %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
+				 n, fork_loop ? "fork loops" : "yielders", pol, share, base,
+				 (double)work / MSEC, (double)base_work / MSEC, bad);
+	}
+	unpin(0);
+	switch_to(orig, NULL);
+	return 0;
+}
+
+PLUGSCHED_TEST("lever", test_lever, "yield|fork SECONDS N POLICY...",
+	       "a sched_yield() storm or a fork loop leaves a normal task its share");
