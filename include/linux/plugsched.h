@@ -111,6 +111,8 @@ struct plugsched_pool {
  *		that waited PLUGSCHED_IDLE_WAIT (plugsched_class.c)
  * @relief_next: jiffies from which the CPU may give its next relief
  *		(plugsched_class.c): one per second, 1% of the CPU at most
+ * @yield_next:	the target of a yield_to() here, to run next: kept until
+ *		the next pick or its dequeue (plugsched_class.c)
  * @avg:	the plugged tasks' utilisation and load on this CPU (PELT, as
  *		the fair class's rq->cfs.avg), which schedutil reads beside it
  * @pelt_running: a plugged task runs, for @avg
@@ -148,6 +150,7 @@ struct plugsched_rq {
 	unsigned long		watch_rotate;
 	unsigned long		idle_next;
 	unsigned long		relief_next;
+	struct task_struct	*yield_next;
 #ifdef CONFIG_SMP
 	struct sched_avg	avg;
 	bool			pelt_running;
@@ -200,9 +203,12 @@ struct plugsched_prio_array {
  * @def:	value set each time the policy is activated
  * @choices:	NULL for a number; else a NULL-terminated list of the strings
  *		accepted, and *@value is the index of the chosen one
+ * @zero_off:	0 is accepted too, below @min: it turns off what the knob
+ *		sets (a number's knob only)
  *
- * Writes outside [@min, @max], or that are not exactly one number (or one
- * of @choices), fail with -EINVAL and leave *@value unchanged.
+ * Writes outside [@min, @max] (and not 0 with @zero_off), or that are not
+ * exactly one number (or one of @choices), fail with -EINVAL and leave
+ * *@value unchanged.
  */
 struct plugsched_knob {
 	const char		*name;
@@ -212,6 +218,7 @@ struct plugsched_knob {
 	int			max;
 	int			def;
 	const char * const	*choices;
+	bool			zero_off;
 };
 
 /**

@@ -152,9 +152,6 @@ static void enqueue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	plugsched_bw_kick(rq, p);
 }
 
-/* The target of a yield_to() on each CPU, until it runs or leaves (below). */
-static DEFINE_PER_CPU(struct task_struct *, plugsched_yield_next);
-
 static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct plugsched_rq *prq = &rq->plug;
@@ -163,8 +160,8 @@ static bool dequeue_task_plug(struct rq *rq, struct task_struct *p, int flags)
 	if (task_current(rq, p))
 		update_curr_plug(rq);
 	/* No hint may outlive the target's stay on this runqueue. */
-	if (unlikely(per_cpu(plugsched_yield_next, cpu_of(rq)) == p))
-		per_cpu(plugsched_yield_next, cpu_of(rq)) = NULL;
+	if (unlikely(prq->yield_next == p))
+		prq->yield_next = NULL;
 	if (plugsched_bw_dequeue_parked(rq, p, flags))
 		return true;
 
@@ -211,7 +208,7 @@ static bool yield_to_task_plug(struct rq *rq, struct task_struct *p)
 
 	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED) || plugsched_rq_bypass(&p_rq->plug))
 		return false;
-	per_cpu(plugsched_yield_next, cpu_of(p_rq)) = p;
+	p_rq->plug.yield_next = p;
 	yield_task_plug(rq);
 	return true;
 }
@@ -219,12 +216,11 @@ static bool yield_to_task_plug(struct rq *rq, struct task_struct *p)
 /* The task yield_to() named on @rq, if it is to run next; the hint is used. */
 static struct task_struct *plugsched_yield_pick(struct rq *rq)
 {
-	struct task_struct **next = per_cpu_ptr(&plugsched_yield_next, cpu_of(rq));
-	struct task_struct *p = *next;
+	struct task_struct *p = rq->plug.yield_next;
 
 	if (likely(!p))
 		return NULL;
-	*next = NULL;
+	rq->plug.yield_next = NULL;
 	if (!(p->plugsched.flags & PLUGSCHED_TF_QUEUED) || plugsched_pool_behind(&rq->plug, p))
 		return NULL;
 	return p;

@@ -56,8 +56,8 @@ int plugsched_knob_handler(const struct ctl_table *table, int write,
 		val = match_string(knob->choices, -1, strim(buf));
 		if (val < 0)
 			return -EINVAL;
-	} else if (kstrtoint(strim(buf), 10, &val) ||
-		   val < knob->min || val > knob->max) {
+	} else if (kstrtoint(strim(buf), 10, &val) || val > knob->max ||
+		   (val < knob->min && !(knob->zero_off && !val))) {
 		return -EINVAL;
 	}
 

@@ -156,6 +156,9 @@ static void plugsched_test_validate_knobs(struct kunit *test)
 	knobs[1].max = 2;
 	kunit_expect_refused(test, &ops, "must index its 2 choices");
 	kunit_good_ops(&ops, knobs);
+	knobs[1].zero_off = true;
+	kunit_expect_refused(test, &ops, "knob kunit_mode: choices cannot be off");
+	kunit_good_ops(&ops, knobs);
 	ops.knobs = NULL;
 	kunit_expect_refused(test, &ops, "knobs counted but not given");
 }

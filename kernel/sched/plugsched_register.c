@@ -90,6 +90,8 @@ static int plugsched_validate_knob(const struct plugsched_ops *ops, unsigned int
 	if (knob->min > knob->def || knob->def > knob->max)
 		return plugsched_refuse(why, size, "knob %s: not min <= def <= max (%d, %d, %d)",
 					knob->name, knob->min, knob->def, knob->max);
+	if (knob->choices && knob->zero_off)
+		return plugsched_refuse(why, size, "knob %s: choices cannot be off", knob->name);
 	if (knob->choices) {
 		while (knob->choices[n])
 			n++;

@@ -38,6 +38,7 @@ static const struct plugsched_knob plugsched_watchdog_knob = {
 	.min	= 1000,
 	.max	= 600000,
 	.def	= 30000,
+	.zero_off = true,
 };
 
 static const struct plugsched_knob plugsched_relief_knob = {
@@ -47,13 +48,8 @@ static const struct plugsched_knob plugsched_relief_knob = {
 	.min	= 100,
 	.max	= 600000,
 	.def	= PLUGSCHED_RELIEF_DEF_MS,
+	.zero_off = true,
 };
-
-/* 0 turns the knob off, below its range. */
-static bool plugsched_knob_zero_off(const struct plugsched_knob *knob)
-{
-	return knob == &plugsched_watchdog_knob || knob == &plugsched_relief_knob;
-}
 
 /* Boot: sched= and the default */
 
@@ -203,7 +199,7 @@ static int plugsched_knob_show(char *buf, int at, const struct plugsched_knob *k
 
 	if (!knob->choices)
 		return sysfs_emit_at(buf, at, "%s %d %s%d..%d %d %s\n", knob->name, val,
-				     plugsched_knob_zero_off(knob) ? "0|" : "",
+				     knob->zero_off ? "0|" : "",
 				     knob->min, knob->max, knob->def, knob->unit ?: "-");
 	len = sysfs_emit_at(buf, at, "%s %s ", knob->name, knob->choices[val]);
 	for (i = knob->min; i <= knob->max; i++)
@@ -259,28 +255,13 @@ static int plugsched_proc_show(struct seq_file *m, void *v)
 
 static struct ctl_table plugsched_core_table[2];
 
-/* The core's knobs: 0 as well as min..max (plugsched_knob_zero_off()). */
-static int plugsched_core_knob_handler(const struct ctl_table *table, int write,
-				       void *buffer, size_t *lenp, loff_t *ppos)
+/* A new watchdog limit takes effect at once, not at the next scan. */
+static int plugsched_watchdog_knob_handler(const struct ctl_table *table, int write,
+					   void *buffer, size_t *lenp, loff_t *ppos)
 {
-	const struct plugsched_knob *knob = table->extra1;
-	char buf[32];
-	int val, ret;
+	int ret = plugsched_knob_handler(table, write, buffer, lenp, ppos);
 
-	if (write && !*ppos && *lenp && *lenp < sizeof(buf)) {
-		memcpy(buf, buffer, *lenp);
-		buf[*lenp] = '\0';
-		if (!kstrtoint(strim(buf), 10, &val) && !val) {
-			WRITE_ONCE(*knob->value, 0);
-			*ppos += *lenp;
-			ret = 0;
-			goto out;
-		}
-	}
-	ret = plugsched_knob_handler(table, write, buffer, lenp, ppos);
-out:
-	/* A new watchdog limit takes effect at once, not at the next scan. */
-	if (!ret && write && knob == &plugsched_watchdog_knob)
+	if (!ret && write)
 		plugsched_watchdog_kick();
 	return ret;
 }
@@ -563,9 +544,8 @@ static int __init plugsched_late_init(void)
 	plugsched_sysrq_init();
 	plug_server_debugfs_init();
 	plugsched_knob_entry(&plugsched_core_table[0], &plugsched_watchdog_knob);
-	plugsched_core_table[0].proc_handler = plugsched_core_knob_handler;
+	plugsched_core_table[0].proc_handler = plugsched_watchdog_knob_handler;
 	plugsched_knob_entry(&plugsched_core_table[1], &plugsched_relief_knob);
-	plugsched_core_table[1].proc_handler = plugsched_core_knob_handler;
 	if (!register_sysctl("kernel", plugsched_core_table))
 		pr_warn("plugsched: cannot register plugsched_watchdog_ms and plugsched_relief_ms\n");
 
