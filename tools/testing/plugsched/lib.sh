@@ -107,6 +107,9 @@ kernel_policies() {
 # Lines a correct kernel never logs.
 BAD_PATTERNS='WARNING:|BUG:|Oops|Kernel panic|UBSAN:|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|possible circular locking|possible recursive locking|inconsistent lock state|soft lockup|detected stall|blocked for more than|INFO: task|scheduling while atomic|sleeping function called from invalid context'
 
+# The kernel's words for an ejection (plugsched_watchdog.c).
+EJECT_PATTERNS='plugsched: watchdog: .* runnable on CPU [0-9]+ for|plugsched: SysRq: .* ejected'
+
 # Lines of a guest script's shell error: a command not found, a syntax
 # error (busybox runs the lines before it), a failed redirection.
 GUEST_ERRORS='^/(guest/[^ ]*|cmd): line [0-9]+: |^sh: '
