@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -260,15 +261,19 @@ static int test_hostile(int argc, char **argv)
 PLUGSCHED_TEST("hostile", test_hostile, "SECS MIN_PCT",
 	       "a hog toggling its policy or affinity leaves a plain hog its share");
 
-/* Per spinner of idleflood: whether it ran inside the hog's window. */
+/* What a flood's spinners are: SCHED_IDLE, SCHED_BATCH or nice 19. */
+enum flood_kind { FLOOD_IDLE, FLOOD_BATCH, FLOOD_NICE19 };
+
+/* Per spinner of a flood: whether it ran inside the hog's window. */
 struct idle_spin {
 	int stop;
+	enum flood_kind kind;
 	uint64_t start, end;
 	unsigned char ran[];
 };
 
 /*
- * An unprivileged SCHED_IDLE spinner on the caller's CPU until @f->stop;
+ * An unprivileged spinner of @f->kind on the caller's CPU until @f->stop;
  * @f->ran[@i] says whether it used CPU time between @f->start and @f->end.
  */
 static pid_t idle_spinner(struct idle_spin *f, int i)
@@ -276,12 +281,24 @@ static pid_t idle_spinner(struct idle_spin *f, int i)
 	struct sched_param sp = { 0 };
 	uint64_t t, c, in = 0, last = 0;
 	pid_t pid = fork_nobody();
+	int rc;
 
 	if (pid < 0)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 	if (pid)
 		return pid;
-	if (sched_setscheduler(0, SCHED_IDLE, &sp))
+	switch (f->kind) {
+	case FLOOD_IDLE:
+		rc = sched_setscheduler(0, SCHED_IDLE, &sp);
+		break;
+	case FLOOD_BATCH:
+		rc = sched_setscheduler(0, SCHED_BATCH, &sp);
+		break;
+	default:
+		rc = setpriority(PRIO_PROCESS, 0, 19);
+		break;
+	}
+	if (rc)
 		_exit(5);
 	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
 		t = now_ns(CLOCK_MONOTONIC);
@@ -327,10 +344,12 @@ static uint64_t work_delay(uint64_t end)
 static double idleflood_run(struct idle_spin *f, pid_t *pids, int n, int secs,
 			    int *starved, int *bad, uint64_t *gap, uint64_t *work)
 {
+	enum flood_kind kind = f->kind;
 	pid_t hog;
 	int i;
 
 	memset(f, 0, sizeof(*f) + n);
+	f->kind = kind;
 	f->start = ~0ULL;
 	for (i = 0; i < n; i++)
 		pids[i] = idle_spinner(f, i);
@@ -428,6 +447,77 @@ static int test_idleflood(int argc, char **argv)
 
 PLUGSCHED_TEST("idleflood", test_idleflood, "SECONDS N POLICY...",
 	       "SCHED_IDLE tasks by the hundred leave a normal task its share");
+
+/*
+ * flood batch|nice19 SECONDS N POLICY...: N SCHED_BATCH (nice 0) or nice
+ * 19 spinners of an unprivileged user and a nice 0 hog, all on CPU 0,
+ * under eevdf first, then under each POLICY in the same boot. Each policy
+ * weighs nice 19 its own way (o1: a 5 ms slice to the hog's 100; eevdf: 15
+ * to 1024), so no share of eevdf's is the bound: the hog gets at least
+ * half of what one of N + 1 equal tasks would (a nice 19 or SCHED_BATCH
+ * task counts no more than a nice 0 one; half: the window holds few of
+ * the slowest policy's slices), and a work item queued on CPU 0 meanwhile
+ * runs within twice eevdf's longest delay plus 100 ms, as in idleflood: a
+ * flood of any kind adds nothing to a kworker's wait.
+ */
+static int test_flood(int argc, char **argv)
+{
+	int secs, n, k, bad, starved;
+	double base = 0, share, floor;
+	enum flood_kind kind;
+	struct idle_spin *f;
+	char orig[64];
+	uint64_t gap, work, base_work = 0;
+	pid_t *pids;
+
+	if (argc < 4)
+		ksft_exit_fail_msg("usage: flood batch|nice19 SECONDS N POLICY...\n");
+	if (!strcmp(argv[0], "batch"))
+		kind = FLOOD_BATCH;
+	else if (!strcmp(argv[0], "nice19"))
+		kind = FLOOD_NICE19;
+	else
+		ksft_exit_fail_msg("flood: batch or nice19, not %s\n", argv[0]);
+	secs = atoi(argv[1]);
+	n = atoi(argv[2]);
+	if (secs < 1 || n < 1)
+		ksft_exit_fail_msg("flood: SECONDS and N are at least 1\n");
+	floor = 0.5 / (n + 1);
+	f = shared(sizeof(*f) + n);
+	pids = calloc(n, sizeof(*pids));
+	if (!pids)
+		ksft_exit_fail_msg("out of memory\n");
+	snprintf(orig, sizeof(orig), "%s", active_policy());
+	ksft_set_plan(argc - 3);
+	pin(0, 0);
+	for (k = -1; k < argc - 3; k++) {
+		const char *pol = k < 0 ? "eevdf" : argv[3 + k];
+
+		if (switch_to(pol, NULL))
+			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
+		f->kind = kind;
+		share = idleflood_run(f, pids, n, secs, &starved, &bad, &gap, &work);
+		ksft_print_msg("%s: the hog had %.3f, stall %llu ms, %d starved, work %.1f ms\n",
+			       pol, share, (unsigned long long)(gap / MSEC), starved,
+			       (double)work / MSEC);
+		if (k < 0) {
+			base = share;
+			base_work = work;
+			continue;
+		}
+		ksft_test_result(!bad && share >= floor && work <= 2 * base_work + 100 * MSEC,
+				 "a nice 0 hog beside %d unprivileged %s spinners on one CPU, under %s: %.3f of it (>= %.3f; eevdf %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
+				 n, argv[0], pol, share, floor, base, (double)work / MSEC,
+				 (double)base_work / MSEC, bad);
+	}
+	unpin(0);
+	switch_to(orig, NULL);
+	free(pids);
+	return 0;
+}
+
+PLUGSCHED_TEST("flood", test_flood, "batch|nice19 SECONDS N POLICY...",
+	       "SCHED_BATCH or nice 19 floods leave a normal task and a kworker their turn");
 
 /*
  * A CPU hog over [@start, @end) that moves itself to the other of CPUs 0
@@ -614,27 +704,27 @@ static double lever_run(struct lever *l, bool fork_loop, int n, int secs, int *b
 }
 
 /*
- * lever yield|fork SECONDS N POLICY...: N tasks of an unprivileged user
- * pull a lever on CPU 0 beside a nice 0 hog, under eevdf first, then
+ * lever yield|fork SECONDS N [RATIO] POLICY...: N tasks of an unprivileged
+ * user pull a lever on CPU 0 beside a nice 0 hog, under eevdf first, then
  * under each POLICY in the same boot: yield, a sched_yield() storm; fork,
  * each forking a child that burns 2 ms and exits, again and again (a
  * policy that gave each child a fresh slice or credit would hand the
- * family more than its share). The hog keeps at least 0.9 of the share
- * eevdf gives it, and a work item queued on CPU 0 meanwhile runs within
- * twice eevdf's longest delay plus 100 ms (the longest slice any policy
- * gives a nice 0 task, as in idleflood).
+ * family more than its share). The hog keeps at least RATIO (0.9 unless
+ * given) of the share eevdf gives it, and a work item queued on CPU 0
+ * meanwhile runs within twice eevdf's longest delay plus 100 ms (the
+ * longest slice any policy gives a nice 0 task, as in idleflood).
  */
 static int test_lever(int argc, char **argv)
 {
 	struct lever *l = shared(sizeof(*l));
 	uint64_t gap, work, base_work = 0;
-	double base = 0, share;
-	int secs, n, k, bad;
+	double base = 0, share, ratio = 0.9;
+	int secs, n, k, bad, first = 3;
 	bool fork_loop;
 	char orig[64];
 
 	if (argc < 4)
-		ksft_exit_fail_msg("usage: lever yield|fork SECONDS N POLICY...\n");
+		ksft_exit_fail_msg("usage: lever yield|fork SECONDS N [RATIO] POLICY...\n");
 	fork_loop = !strcmp(argv[0], "fork");
 	if (!fork_loop && strcmp(argv[0], "yield"))
 		ksft_exit_fail_msg("lever: yield or fork, not %s\n", argv[0]);
@@ -642,11 +732,18 @@ static int test_lever(int argc, char **argv)
 	n = atoi(argv[2]);
 	if (secs < 1 || n < 1 || n > 64)
 		ksft_exit_fail_msg("lever: SECONDS at least 1, N 1..64\n");
+	/* A policy's name never starts with a digit. */
+	if (argv[3][0] >= '0' && argv[3][0] <= '9') {
+		ratio = atof(argv[3]);
+		if (argc < 5 || ratio <= 0 || ratio > 1)
+			ksft_exit_fail_msg("lever: RATIO in (0, 1], then a POLICY\n");
+		first = 4;
+	}
 	snprintf(orig, sizeof(orig), "%s", active_policy());
-	ksft_set_plan(argc - 3);
+	ksft_set_plan(argc - first);
 	pin(0, 0);
-	for (k = -1; k < argc - 3; k++) {
-		const char *pol = k < 0 ? "eevdf" : argv[3 + k];
+	for (k = -1; k < argc - first; k++) {
+		const char *pol = k < 0 ? "eevdf" : argv[first + k];
 
 		if (switch_to(pol, NULL))
 			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
@@ -658,16 +755,16 @@ static int test_lever(int argc, char **argv)
 			base_work = work;
 			continue;
 		}
-		ksft_test_result(!bad && share >= 0.9 * base &&
+		ksft_test_result(!bad && share >= ratio * base &&
 				 work <= 2 * base_work + 100 * MSEC,
-				 "a nice 0 hog beside %d unprivileged %s on one CPU, under %s: %.3f of it (>= 0.9 x eevdf's %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
-				 n, fork_loop ? "fork loops" : "yielders", pol, share, base,
-				 (double)work / MSEC, (double)base_work / MSEC, bad);
+				 "a nice 0 hog beside %d unprivileged %s on one CPU, under %s: %.3f of it (>= %.2f x eevdf's %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
+				 n, fork_loop ? "fork loops" : "yielders", pol, share, ratio,
+				 base, (double)work / MSEC, (double)base_work / MSEC, bad);
 	}
 	unpin(0);
 	switch_to(orig, NULL);
 	return 0;
 }
 
-PLUGSCHED_TEST("lever", test_lever, "yield|fork SECONDS N POLICY...",
+PLUGSCHED_TEST("lever", test_lever, "yield|fork SECONDS N [RATIO] POLICY...",
 	       "a sched_yield() storm or a fork loop leaves a normal task its share");
