@@ -393,36 +393,37 @@ static double idleflood_run(struct idle_spin *f, pid_t *pids, int n, int secs,
  * one 341 ms ahead, and those within a granularity of the hog run back to
  * back, a tick each, so its design lets the hog wait up to N ticks.
  */
-static int test_idleflood(int argc, char **argv)
-{
-	int secs, n, k, bad, starved, base_starved = 0;
-	double base = 0, share;
-	struct idle_spin *f;
-	char orig[64];
-	uint64_t gap, base_gap = 0, work, base_work = 0;
-	pid_t *pids;
+static const char * const flood_names[] = { "SCHED_IDLE", "batch", "nice19" };
 
-	if (argc < 3)
-		ksft_exit_fail_msg("usage: idleflood SECONDS N POLICY...\n");
-	secs = atoi(argv[0]);
-	n = atoi(argv[1]);
-	if (secs < 1 || n < 1)
-		ksft_exit_fail_msg("idleflood: SECONDS and N are at least 1\n");
-	f = shared(sizeof(*f) + n);
-	pids = calloc(n, sizeof(*pids));
+/*
+ * A flood of @kind under eevdf, then under each of the @npol policies in
+ * @pols, judged as idleflood's and flood's comments say.
+ */
+static void flood_policies(enum flood_kind kind, int secs, int n, int npol, char **pols)
+{
+	int k, bad, starved, base_starved = 0;
+	double base = 0, share, floor = 0.5 / (n + 1);
+	uint64_t gap, base_gap = 0, work, base_work = 0;
+	struct idle_spin *f = shared(sizeof(*f) + n);
+	pid_t *pids = calloc(n, sizeof(*pids));
+	char orig[64];
+
 	if (!pids)
 		ksft_exit_fail_msg("out of memory\n");
 	snprintf(orig, sizeof(orig), "%s", active_policy());
-	ksft_set_plan(argc - 2);
+	ksft_set_plan(npol);
 	pin(0, 0);
-	for (k = -1; k < argc - 2; k++) {
-		const char *pol = k < 0 ? "eevdf" : argv[2 + k];
+	for (k = -1; k < npol; k++) {
+		const char *pol = k < 0 ? "eevdf" : pols[k];
+		bool idle = kind == FLOOD_IDLE, cfs = !strcmp(pol, "cfs");
 
 		if (switch_to(pol, NULL))
 			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
+		f->kind = kind;
 		share = idleflood_run(f, pids, n, secs, &starved, &bad, &gap, &work);
-		ksft_print_msg("%s: the hog had %.3f of CPU 0, stall %llu ms, work item %.1f ms\n",
-			       pol, share, (unsigned long long)(gap / MSEC), (double)work / MSEC);
+		ksft_print_msg("%s: the hog had %.3f, stall %llu ms, %d starved, work %.1f ms\n",
+			       pol, share, (unsigned long long)(gap / MSEC), starved,
+			       (double)work / MSEC);
 		if (k < 0) {
 			base = share;
 			base_starved = starved;
@@ -430,18 +431,35 @@ static int test_idleflood(int argc, char **argv)
 			base_work = work;
 			continue;
 		}
+		if (!idle) {
+			ksft_test_result(!bad && share >= floor &&
+					 work <= 2 * base_work + 100 * MSEC,
+					 "a nice 0 hog beside %d unprivileged %s spinners on one CPU, under %s: %.3f of it (>= %.3f; eevdf %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
+					 n, flood_names[kind], pol, share, floor, base,
+					 (double)work / MSEC, (double)base_work / MSEC, bad);
+			continue;
+		}
 		ksft_test_result(!bad && share >= 0.9 * base && starved <= base_starved &&
-				 (gap <= 2 * base_gap + 30 * MSEC || !strcmp(pol, "cfs")) &&
+				 (gap <= 2 * base_gap + 30 * MSEC || cfs) &&
 				 work <= 2 * base_work + 100 * MSEC,
 				 "a nice 0 hog beside %d unprivileged SCHED_IDLE spinners on one CPU, under %s: %.3f of it (>= 0.9 x eevdf's %.3f), longest stall %llu ms (%s), %d spinners never ran (eevdf: %d), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
 				 n, pol, share, base, (unsigned long long)(gap / MSEC),
-				 strcmp(pol, "cfs") ? "<= 2 x eevdf's + 30" : "cfs: up to N ticks",
+				 cfs ? "cfs: up to N ticks" : "<= 2 x eevdf's + 30",
 				 starved, base_starved, (double)work / MSEC,
 				 (double)base_work / MSEC, bad);
 	}
 	unpin(0);
 	switch_to(orig, NULL);
 	free(pids);
+}
+
+static int test_idleflood(int argc, char **argv)
+{
+	if (argc < 3)
+		ksft_exit_fail_msg("usage: idleflood SECONDS N POLICY...\n");
+	if (atoi(argv[0]) < 1 || atoi(argv[1]) < 1)
+		ksft_exit_fail_msg("idleflood: SECONDS and N are at least 1\n");
+	flood_policies(FLOOD_IDLE, atoi(argv[0]), atoi(argv[1]), argc - 2, argv + 2);
 	return 0;
 }
 
@@ -462,13 +480,7 @@ PLUGSCHED_TEST("idleflood", test_idleflood, "SECONDS N POLICY...",
  */
 static int test_flood(int argc, char **argv)
 {
-	int secs, n, k, bad, starved;
-	double base = 0, share, floor;
 	enum flood_kind kind;
-	struct idle_spin *f;
-	char orig[64];
-	uint64_t gap, work, base_work = 0;
-	pid_t *pids;
 
 	if (argc < 4)
 		ksft_exit_fail_msg("usage: flood batch|nice19 SECONDS N POLICY...\n");
@@ -478,41 +490,9 @@ static int test_flood(int argc, char **argv)
 		kind = FLOOD_NICE19;
 	else
 		ksft_exit_fail_msg("flood: batch or nice19, not %s\n", argv[0]);
-	secs = atoi(argv[1]);
-	n = atoi(argv[2]);
-	if (secs < 1 || n < 1)
+	if (atoi(argv[1]) < 1 || atoi(argv[2]) < 1)
 		ksft_exit_fail_msg("flood: SECONDS and N are at least 1\n");
-	floor = 0.5 / (n + 1);
-	f = shared(sizeof(*f) + n);
-	pids = calloc(n, sizeof(*pids));
-	if (!pids)
-		ksft_exit_fail_msg("out of memory\n");
-	snprintf(orig, sizeof(orig), "%s", active_policy());
-	ksft_set_plan(argc - 3);
-	pin(0, 0);
-	for (k = -1; k < argc - 3; k++) {
-		const char *pol = k < 0 ? "eevdf" : argv[3 + k];
-
-		if (switch_to(pol, NULL))
-			ksft_exit_fail_msg("cannot switch to %s: %s\n", pol, strerror(errno));
-		f->kind = kind;
-		share = idleflood_run(f, pids, n, secs, &starved, &bad, &gap, &work);
-		ksft_print_msg("%s: the hog had %.3f, stall %llu ms, %d starved, work %.1f ms\n",
-			       pol, share, (unsigned long long)(gap / MSEC), starved,
-			       (double)work / MSEC);
-		if (k < 0) {
-			base = share;
-			base_work = work;
-			continue;
-		}
-		ksft_test_result(!bad && share >= floor && work <= 2 * base_work + 100 * MSEC,
-				 "a nice 0 hog beside %d unprivileged %s spinners on one CPU, under %s: %.3f of it (>= %.3f; eevdf %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
-				 n, argv[0], pol, share, floor, base, (double)work / MSEC,
-				 (double)base_work / MSEC, bad);
-	}
-	unpin(0);
-	switch_to(orig, NULL);
-	free(pids);
+	flood_policies(kind, atoi(argv[1]), atoi(argv[2]), argc - 3, argv + 3);
 	return 0;
 }
 
