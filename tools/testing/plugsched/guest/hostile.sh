@@ -13,8 +13,8 @@
 # under o1 and numa; 0% in both with o1's expired-array fix reverted).
 # A hog moving itself between two CPUs leaves the hogs there their share
 # (flipper), a yield storm or fork loops (lever) and a flood of SCHED_IDLE
-# tasks (idleflood) a normal task its share, and a group of many a group
-# of one hog its half (grouplone).
+# (idleflood), SCHED_BATCH or nice 19 tasks (flood) a normal task its
+# share, and a group of many a group of one hog its half (grouplone).
 # And a shell writing cpu.idle 1 and 0 in a loop on a group that cpu.max
 # throttles: every write returns (the requeue walk once never ended when
 # a requeue throttled the group and parked the task it was to visit next);
@@ -59,6 +59,20 @@ t plugsched_test lever fork 2 4 $(plugged | grep -v -x -e o1 -e numa)
 sleepers=$(plugged | grep -x -e o1 -e numa)
 # shellcheck disable=SC2086 # one word per policy
 [ -z "$sleepers" ] || t plugsched_test lever fork 2 4 0.7 $sleepers
+# 10 SCHED_BATCH and 50 nice 19 spinners of an unprivileged user beside a
+# nice 0 hog on one CPU: the hog keeps half of one equal share (each
+# policy weighs nice its own way) and a work item on CPU 0 runs within
+# twice eevdf's delay plus 100 ms. 3 s for batch: o1 runs 11 slices of
+# 100 ms between two of the hog's, so the window holds two of them.
+# Not yet sd and numa: sd's work item waited 0.6 s beside 20 batch
+# spinners and 1.6 s beside 50 nice 19 ones, numa's 1.0 s beside 10 batch
+# spinners in 2 runs of 3 (o1, on the same queues: 0.8-5.7 ms in 4;
+# eevdf 2-18 ms).
+flooded=$(plugged | grep -v -x -e sd -e numa)
+# shellcheck disable=SC2086 # one word per policy
+t plugsched_test flood batch 3 10 $flooded
+# shellcheck disable=SC2086 # one word per policy
+t plugsched_test flood nice19 2 50 $flooded
 # A group of one hog beside a group of 10, 100 and 300 at the same
 # cpu.weight, all on one CPU: the lone group keeps 0.9 of eevdf's share
 # (half) under every policy: the pools (plugsched_queue.c) hold groups
