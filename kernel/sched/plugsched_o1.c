@@ -9,12 +9,6 @@
  * the task sleeps and shrinks while it runs. A task whose slice runs out
  * goes to the expired array, unless it is interactive and the expired
  * array is not starving. When the active array is empty the arrays swap.
- *
- * Unlike 2.6, a task waiting in the active array is bounded too: once the
- * active array has held waiters for the starvation limit, it takes no
- * newcomers (wakeups and forks go to the expired array) until it drains,
- * or interactive tasks that sleep a little (a fork loop) would run ahead
- * of a lower priority task there for ever.
  */
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
@@ -64,7 +58,6 @@ struct o1_rq {
 	struct plugsched_prio_array	*active;
 	struct plugsched_prio_array	*expired;
 	unsigned long			expired_timestamp;	/* jiffies */
-	unsigned long			active_timestamp;	/* jiffies: waiters since */
 	int				best_expired_prio;
 	unsigned long			nr_switches;		/* array swaps */
 };
@@ -162,29 +155,16 @@ static inline bool o1_task_interactive(struct task_struct *p)
 	return o1_interactive(o1_task(p)->prio, p->static_prio);
 }
 
-/* At @now, either array has had a task waiting for @limit jiffies (0: off). */
-static bool o1_waited(struct o1_rq *orq, unsigned long now, unsigned long limit)
-{
-	if (!limit)
-		return false;
-	if (orq->expired_timestamp && time_after_eq(now, orq->expired_timestamp + limit))
-		return true;
-	return orq->active->nr_queued && time_after_eq(now, orq->active_timestamp + limit);
-}
-
-/* The starvation limit is per task queued: each may run a slice first. */
-static bool o1_starving(struct o1_rq *orq, struct plugsched_rq *prq)
-{
-	unsigned long limit = msecs_to_jiffies(READ_ONCE(o1_starvation_limit_ms));
-
-	return o1_waited(orq, jiffies, limit ? limit * prq->nr_running + 1 : 0);
-}
-
-/* EXPIRED_STARVING: a task waited too long, or the expired array holds better. */
+/* EXPIRED_STARVING: the expired array waited too long, or holds better. */
 static bool o1_expired_starving(struct o1_rq *orq, struct plugsched_rq *prq,
 				struct task_struct *curr)
 {
-	return o1_starving(orq, prq) || curr->static_prio > orq->best_expired_prio;
+	unsigned long limit = msecs_to_jiffies(READ_ONCE(o1_starvation_limit_ms));
+
+	if (limit && orq->expired_timestamp &&
+	    time_after_eq(jiffies, orq->expired_timestamp + limit * prq->nr_running + 1))
+		return true;
+	return curr->static_prio > orq->best_expired_prio;
 }
 
 static void o1_enqueue_expired(struct o1_rq *orq, struct task_struct *p)
@@ -205,7 +185,6 @@ static void o1_init_rq(struct plugsched_rq *prq)
 	orq->active = &orq->arrays[0];
 	orq->expired = &orq->arrays[1];
 	orq->expired_timestamp = 0;
-	orq->active_timestamp = jiffies;
 	orq->best_expired_prio = MAX_PRIO;
 	orq->nr_switches = 0;
 }
@@ -252,16 +231,12 @@ static void o1_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 		ot->timestamp = now;
 	}
 	o1_recalc_prio(p);
-	/* Nobody waits in the active array (one runs, at most): from now on. */
-	if (orq->active->nr_queued <= 1)
-		orq->active_timestamp = jiffies;
 	/*
 	 * Back after a nice, policy or affinity change, or moved here while
 	 * runnable: an expired task stays expired (2.6's pull_task() kept the
 	 * array too), or toggling SCHED_BATCH would be a way out of it.
 	 */
-	if ((ot->expired && !(flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_NEW))) ||
-	    o1_starving(orq, prq))
+	if (ot->expired && !(flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_NEW)))
 		o1_enqueue_expired(orq, p);
 	else
 		plugsched_array_add(orq->active, p, o1_slot(p), false);
@@ -285,7 +260,6 @@ static inline void o1_swap_arrays(struct o1_rq *orq)
 {
 	swap(orq->active, orq->expired);
 	orq->expired_timestamp = 0;
-	orq->active_timestamp = jiffies;
 	orq->best_expired_prio = MAX_PRIO;
 	orq->nr_switches++;
 }
@@ -298,9 +272,6 @@ static struct task_struct *o1_pick(struct plugsched_rq *prq)
 	if (!(orq->active->bitmap & ~BIT_ULL(PLUGSCHED_IDLE_SLOT)) &&
 	    orq->expired->nr_queued)
 		o1_swap_arrays(orq);
-	/* Only the task picked: nobody waits in the active array. */
-	if (orq->active->nr_queued <= 1)
-		orq->active_timestamp = jiffies;
 	return plugsched_array_first(orq->active);
 }
 
@@ -348,9 +319,6 @@ static bool o1_tick(struct plugsched_rq *prq, struct task_struct *p)
 static bool o1_preempt(struct plugsched_rq *prq, struct task_struct *curr,
 		       struct task_struct *p)
 {
-	/* A wakeup sent to the expired array waits for the swap. */
-	if (p->plugsched.array == o1_rq(prq)->expired)
-		return false;
 	return o1_task(p)->prio < o1_task(curr)->prio;
 }
 

@@ -43,37 +43,6 @@ static void o1_test_interactive(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, o1_interactive(NICE_TO_PRIO(-20) + 3, NICE_TO_PRIO(-20)));
 }
 
-static void o1_test_waited(struct kunit *test)
-{
-	struct o1_rq *orq = kunit_kzalloc(test, sizeof(*orq), GFP_KERNEL);
-	unsigned long t0 = 1000;
-
-	KUNIT_ASSERT_NOT_NULL(test, orq);
-	plugsched_array_init(&orq->arrays[0]);
-	plugsched_array_init(&orq->arrays[1]);
-	orq->active = &orq->arrays[0];
-	orq->expired = &orq->arrays[1];
-
-	/* The expired array from its first task on. */
-	orq->expired_timestamp = t0;
-	orq->active_timestamp = t0 + 50;
-	KUNIT_EXPECT_FALSE(test, o1_waited(orq, t0 + 99, 100));
-	KUNIT_EXPECT_TRUE(test, o1_waited(orq, t0 + 100, 100));
-	KUNIT_EXPECT_FALSE(test, o1_waited(orq, t0 + 100, 0));
-
-	/* The active array only while a task is queued there. */
-	orq->expired_timestamp = 0;
-	KUNIT_EXPECT_FALSE(test, o1_waited(orq, t0 + 500, 100));
-	orq->active->nr_queued = 1;
-	KUNIT_EXPECT_FALSE(test, o1_waited(orq, t0 + 149, 100));
-	KUNIT_EXPECT_TRUE(test, o1_waited(orq, t0 + 150, 100));
-	/* Across a jiffies wrap. */
-	orq->active_timestamp = ULONG_MAX - 10;
-	KUNIT_EXPECT_FALSE(test, o1_waited(orq, 50, 100));
-	KUNIT_EXPECT_TRUE(test, o1_waited(orq, 89, 100));
-	orq->active->nr_queued = 0;
-}
-
 static void plugsched_test_prio_array(struct kunit *test)
 {
 	struct plugsched_prio_array *array;
@@ -132,7 +101,6 @@ static struct kunit_case plugsched_o1_test_cases[] = {
 	KUNIT_CASE(o1_test_timeslice),
 	KUNIT_CASE(o1_test_bonus),
 	KUNIT_CASE(o1_test_interactive),
-	KUNIT_CASE(o1_test_waited),
 	KUNIT_CASE(plugsched_test_prio_array),
 	{}
 };
