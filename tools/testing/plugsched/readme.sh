@@ -55,7 +55,7 @@ build() {
 		rm -f "$applied"
 	else
 		log "README: a pristine tree in $TREE"
-		rm -rf "$TREE" && cp -a "$PRISTINE" "$TREE" && rm -f "$TREE/.plugsched-pristine"
+		unpack_pristine "$TREE"
 	fi
 	printf '%s\n' "$script" | sed 's/^/# $ /'
 	# ccache by PATH, as a user may have it: the commands stay as written.

@@ -392,6 +392,11 @@ result "$(cat "$OUT/patches.rc")" "make patches output applies to pristine 6.12 
 
 el=$(( $(date +%s) - START ))
 printf '\n== done in %d min %d s\n' $((el / 60)) $((el % 60))
+# When each background step ended: on a cold cache they are what the end waits for.
+for f in debug-build check bisect patches; do
+	[ -f "$OUT/$f.rc" ] && t=$(( $(stat -c %Y "$OUT/$f.rc") - START )) &&
+		printf '# background: %s done at %d:%02d\n' "$f" $((t / 60)) $((t % 60))
+done
 [ ${#STEAL[@]} = 0 ] || printf '# %s\n' "${STEAL[@]}"
 [ ${#FAILED[@]} = 0 ] || printf 'failed: %s\n' "${FAILED[@]}"
 echo "$PASS passed, $FAIL failed"
