@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
+#include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/plugsched_types.h>
 #include <linux/rbtree.h>
@@ -457,6 +458,39 @@ static inline int plugsched_task_home(const struct task_struct *p)
 }
 
 /**
+ * plugsched_now - the watchdog's clock on @prq, in jiffies (low 32 bits)
+ * @prq:	the runqueue
+ *
+ * It stands still while a higher class has the CPU (@prq->released), so
+ * that a wait behind RT or deadline tasks, which the policy cannot end and
+ * mainline does not bound either once the plug server is off, is not
+ * taken for a stall of the policy. p->plugsched.runnable_at is a time of
+ * this clock.
+ *
+ * Return: the clock's value.
+ */
+static inline u32 plugsched_now(const struct plugsched_rq *prq)
+{
+	unsigned long now = READ_ONCE(prq->released) ? READ_ONCE(prq->released_at) : jiffies;
+
+	return now - READ_ONCE(prq->released_jiffies);
+}
+
+/**
+ * plugsched_waited - how long @p has waited on @prq
+ * @prq:	the runqueue @p is queued on, locked
+ * @p:		a queued task
+ *
+ * Return: jiffies since @p became runnable or last ran, the CPU's releases
+ * not counted; a wait of 49 days wraps.
+ */
+static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
+					     const struct task_struct *p)
+{
+	return (u32)(plugsched_now(prq) - p->plugsched.runnable_at);
+}
+
+/**
  * plugsched_array_add - queue @p on @array at @slot
  * @array:	the priority array
  * @p:		a task not on any array
@@ -565,6 +599,32 @@ static inline bool plugsched_array_slot_singular(const struct task_struct *p)
 	const struct plugsched_prio_array *array = p->plugsched.array;
 
 	return list_is_singular(&array->queue[p->plugsched.slot]);
+}
+
+/**
+ * plugsched_array_last - the task that has waited longest at the lowest
+ * priority of @array, SCHED_IDLE's slot aside
+ * @array:	the priority array
+ * @skip:	a task not to return (the running one, which does not wait)
+ *
+ * Return: the task at the head of the highest non-empty slot below
+ * PLUGSCHED_IDLE_SLOT, or the one behind it if that is @skip; NULL when
+ * there is none.
+ */
+static inline struct task_struct *
+plugsched_array_last(const struct plugsched_prio_array *array, const struct task_struct *skip)
+{
+	u64 bits = array->bitmap & ~BIT_ULL(PLUGSCHED_IDLE_SLOT);
+	const struct list_head *queue;
+	struct task_struct *p;
+
+	if (!bits)
+		return NULL;
+	queue = &array->queue[fls64(bits) - 1];
+	p = list_first_entry(queue, struct task_struct, plugsched.run_list);
+	if (p != skip)
+		return p;
+	return list_is_singular(queue) ? NULL : list_next_entry(p, plugsched.run_list);
 }
 
 #endif /* CONFIG_PLUGSCHED */

@@ -361,30 +361,6 @@ static inline struct task_struct *plugsched_first_waiter(struct plugsched_rq *pr
 }
 
 /*
- * The watchdog's clock on @prq, in jiffies (low 32 bits): it stands still
- * while a higher class has the CPU (@prq->released), so that a wait behind
- * RT or deadline tasks, which the policy cannot end and mainline does not
- * bound either once the plug server is off, is not taken for a stall of
- * the policy. p->plugsched.runnable_at is a time of this clock.
- */
-static inline u32 plugsched_now(const struct plugsched_rq *prq)
-{
-	unsigned long now = READ_ONCE(prq->released) ? READ_ONCE(prq->released_at) : jiffies;
-
-	return now - READ_ONCE(prq->released_jiffies);
-}
-
-/*
- * Jiffies @p, queued on @prq, has waited since it became runnable or last
- * ran, the CPU's releases not counted; a wait of 49 days wraps.
- */
-static inline unsigned long plugsched_waited(const struct plugsched_rq *prq,
-					     const struct task_struct *p)
-{
-	return (u32)(plugsched_now(prq) - p->plugsched.runnable_at);
-}
-
-/*
  * Bypass (plugsched_switch.c): a runqueue whose plug.bypass is set, under
  * its lock, calls no policy; the core runs its plugged tasks itself, the
  * longest waiting first (plugsched_first_waiter()), a

@@ -9,6 +9,13 @@
  * the task sleeps and shrinks while it runs. A task whose slice runs out
  * goes to the expired array, unless it is interactive and the expired
  * array is not starving. When the active array is empty the arrays swap.
+ *
+ * Unlike 2.6, a wait in the active array is bounded too: interactive
+ * tasks that sleep a little (a fork loop: the child starts with 95% of its
+ * parent's sleep_avg, and parent and child wake in turn) would otherwise
+ * run ahead of a lower priority task there, and keep expired tasks from
+ * the swap, for ever. Once a task has waited past the starvation limit,
+ * the active array drains: no task joins it until the arrays swap.
  */
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
@@ -59,6 +66,7 @@ struct o1_rq {
 	struct plugsched_prio_array	*expired;
 	unsigned long			expired_timestamp;	/* jiffies */
 	int				best_expired_prio;
+	bool				draining;	/* no newcomers till the swap */
 	unsigned long			nr_switches;		/* array swaps */
 };
 
@@ -186,6 +194,7 @@ static void o1_init_rq(struct plugsched_rq *prq)
 	orq->expired = &orq->arrays[1];
 	orq->expired_timestamp = 0;
 	orq->best_expired_prio = MAX_PRIO;
+	orq->draining = false;
 	orq->nr_switches = 0;
 }
 
@@ -236,7 +245,8 @@ static void o1_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 	 * runnable: an expired task stays expired (2.6's pull_task() kept the
 	 * array too), or toggling SCHED_BATCH would be a way out of it.
 	 */
-	if (ot->expired && !(flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_NEW)))
+	if ((ot->expired && !(flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_NEW))) ||
+	    orq->draining)
 		o1_enqueue_expired(orq, p);
 	else
 		plugsched_array_add(orq->active, p, o1_slot(p), false);
@@ -261,6 +271,7 @@ static inline void o1_swap_arrays(struct o1_rq *orq)
 	swap(orq->active, orq->expired);
 	orq->expired_timestamp = 0;
 	orq->best_expired_prio = MAX_PRIO;
+	orq->draining = false;
 	orq->nr_switches++;
 }
 
@@ -291,11 +302,37 @@ static bool o1_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
 	plugsched_array_del(p);
 	o1_recalc_prio(p);
 	o1_refill(p);
-	if (!o1_task_interactive(p) || o1_expired_starving(orq, prq, p))
+	if (!o1_task_interactive(p) || orq->draining || o1_expired_starving(orq, prq, p))
 		o1_enqueue_expired(orq, p);
 	else
 		plugsched_array_add(orq->active, p, o1_slot(p), false);
 	return true;
+}
+
+/*
+ * Drain the active array once a task has waited past the starvation
+ * limit, or past twice a default slice for each other task queued (a
+ * round robin of CPU hogs, each running its slice once per swap, must not
+ * set it off): the one waiting longest at the active array's lowest
+ * priority, or the expired array, which woken tasks would otherwise keep
+ * from its swap for ever (2.6's EXPIRED_STARVING stops only interactive
+ * tasks whose slice ran out from rejoining the active array).
+ */
+static void o1_check_drain(struct o1_rq *orq, struct plugsched_rq *prq,
+			   struct task_struct *curr)
+{
+	unsigned long limit = msecs_to_jiffies(READ_ONCE(o1_starvation_limit_ms));
+	struct task_struct *p;
+
+	if (!limit || orq->draining)
+		return;
+	/* @curr is queued: nr_running >= 1 */
+	limit = max(limit, msecs_to_jiffies(2 * (prq->nr_running - 1) *
+					    READ_ONCE(o1_def_timeslice_ms)));
+	p = plugsched_array_last(orq->active, curr);
+	if ((p && plugsched_waited(prq, p) > limit) ||
+	    (orq->expired_timestamp && time_after(jiffies, orq->expired_timestamp + limit)))
+		orq->draining = true;
 }
 
 /* Interactive tasks round robin with same-priority peers every granule. */
@@ -305,6 +342,7 @@ static bool o1_tick(struct plugsched_rq *prq, struct task_struct *p)
 	struct o1_task *ot = o1_task(p);
 	s64 gran;
 
+	o1_check_drain(orq, prq, p);
 	if (p->plugsched.slice > ot->rr_mark)
 		return false;
 	gran = o1_granularity(p);
@@ -319,6 +357,9 @@ static bool o1_tick(struct plugsched_rq *prq, struct task_struct *p)
 static bool o1_preempt(struct plugsched_rq *prq, struct task_struct *curr,
 		       struct task_struct *p)
 {
+	/* Sent to the expired array while the active one drains: it waits. */
+	if (p->plugsched.array == o1_rq(prq)->expired)
+		return false;
 	return o1_task(p)->prio < o1_task(curr)->prio;
 }
 
@@ -378,8 +419,9 @@ static void o1_dump(struct plugsched_rq *prq, struct task_struct *p)
 {
 	struct o1_rq *orq = o1_rq(prq);
 
-	pr_err("o1: active %u, expired %u queued, expired since %ld ms, %lu swaps; %s/%d in the %s array, prio %d, sleep_avg %llu ns\n",
-	       orq->active->nr_queued, orq->expired->nr_queued,
+	pr_err("o1: active %u%s, expired %u queued, expired since %ld ms, %lu swaps; %s/%d in the %s array, prio %d, sleep_avg %llu ns\n",
+	       orq->active->nr_queued, orq->draining ? " (draining)" : "",
+	       orq->expired->nr_queued,
 	       orq->expired_timestamp ?
 	       (long)jiffies_to_msecs(jiffies - orq->expired_timestamp) : -1L,
 	       orq->nr_switches, p->comm, task_pid_nr(p),

@@ -74,6 +74,9 @@ static void plugsched_test_prio_array(struct kunit *test)
 	array->nr_queued--;
 	KUNIT_EXPECT_EQ(test, array->bitmap, BIT_ULL(5) | BIT_ULL(20));
 	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_first(array), &t[1]);
+	/* The longest waiter at the lowest priority, unless it is running. */
+	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_last(array, NULL), &t[0]);
+	KUNIT_EXPECT_NULL(test, plugsched_array_last(array, &t[0]));
 
 	/* Round robin within a slot. */
 	plugsched_array_requeue(&t[1]);
@@ -88,6 +91,9 @@ static void plugsched_test_prio_array(struct kunit *test)
 	plugsched_array_add(array, &t[1], PLUGSCHED_IDLE_SLOT, false);
 	plugsched_array_add(array, &t[2], 20, true);
 	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_first(array), &t[2]);
+	/* SCHED_IDLE's slot is no priority: it waits by design. */
+	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_last(array, NULL), &t[2]);
+	KUNIT_EXPECT_PTR_EQ(test, plugsched_array_last(array, &t[2]), &t[0]);
 	plugsched_array_del(&t[2]);
 	plugsched_array_del(&t[0]);
 	KUNIT_EXPECT_EQ(test, plugsched_array_first_slot(array),

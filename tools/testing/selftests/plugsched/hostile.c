@@ -684,27 +684,29 @@ static double lever_run(struct lever *l, bool fork_loop, int n, int secs, int *b
 }
 
 /*
- * lever yield|fork SECONDS N [RATIO] POLICY...: N tasks of an unprivileged
+ * lever yield|fork SECONDS N [RATIO [ALLOW_MS]] POLICY...: N tasks of an unprivileged
  * user pull a lever on CPU 0 beside a nice 0 hog, under eevdf first, then
  * under each POLICY in the same boot: yield, a sched_yield() storm; fork,
  * each forking a child that burns 2 ms and exits, again and again (a
  * policy that gave each child a fresh slice or credit would hand the
  * family more than its share). The hog keeps at least RATIO (0.9 unless
  * given) of the share eevdf gives it, and a work item queued on CPU 0
- * meanwhile runs within twice eevdf's longest delay plus 100 ms (the
- * longest slice any policy gives a nice 0 task, as in idleflood).
+ * meanwhile runs within twice eevdf's longest delay plus ALLOW_MS (100
+ * unless given: the longest slice any policy gives a nice 0 task, as in
+ * idleflood).
  */
 static int test_lever(int argc, char **argv)
 {
 	struct lever *l = shared(sizeof(*l));
-	uint64_t gap, work, base_work = 0;
+	uint64_t gap, work, base_work = 0, allow = 100 * MSEC;
 	double base = 0, share, ratio = 0.9;
 	int secs, n, k, bad, first = 3;
 	bool fork_loop;
 	char orig[64];
 
 	if (argc < 4)
-		ksft_exit_fail_msg("usage: lever yield|fork SECONDS N [RATIO] POLICY...\n");
+		ksft_exit_fail_msg("usage: lever yield|fork SECONDS N [RATIO [ALLOW_MS]] %s\n",
+				   "POLICY...");
 	fork_loop = !strcmp(argv[0], "fork");
 	if (!fork_loop && strcmp(argv[0], "yield"))
 		ksft_exit_fail_msg("lever: yield or fork, not %s\n", argv[0]);
@@ -718,6 +720,12 @@ static int test_lever(int argc, char **argv)
 		if (argc < 5 || ratio <= 0 || ratio > 1)
 			ksft_exit_fail_msg("lever: RATIO in (0, 1], then a POLICY\n");
 		first = 4;
+		if (argv[4][0] >= '0' && argv[4][0] <= '9') {
+			allow = atoi(argv[4]) * MSEC;
+			if (argc < 6)
+				ksft_exit_fail_msg("lever: ALLOW_MS, then a POLICY\n");
+			first = 5;
+		}
 	}
 	snprintf(orig, sizeof(orig), "%s", active_policy());
 	ksft_set_plan(argc - first);
@@ -736,15 +744,16 @@ static int test_lever(int argc, char **argv)
 			continue;
 		}
 		ksft_test_result(!bad && share >= ratio * base &&
-				 work <= 2 * base_work + 100 * MSEC,
-				 "a nice 0 hog beside %d unprivileged %s on one CPU, under %s: %.3f of it (>= %.2f x eevdf's %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + 100), %d failed\n",
+				 work <= 2 * base_work + allow,
+				 "a nice 0 hog beside %d unprivileged %s on one CPU, under %s: %.3f of it (>= %.2f x eevdf's %.3f), work item on CPU 0 within %.1f ms (<= 2 x eevdf's %.1f + %llu), %d failed\n",
 				 n, fork_loop ? "fork loops" : "yielders", pol, share, ratio,
-				 base, (double)work / MSEC, (double)base_work / MSEC, bad);
+				 base, (double)work / MSEC, (double)base_work / MSEC,
+				 (unsigned long long)(allow / MSEC), bad);
 	}
 	unpin(0);
 	switch_to(orig, NULL);
 	return 0;
 }
 
-PLUGSCHED_TEST("lever", test_lever, "yield|fork SECONDS N [RATIO] POLICY...",
+PLUGSCHED_TEST("lever", test_lever, "yield|fork SECONDS N [RATIO [ALLOW_MS]] POLICY...",
 	       "a sched_yield() storm or a fork loop leaves a normal task its share");
