@@ -1,7 +1,6 @@
 #!/bin/bash
-# Build the plugsched test kernel: kernel.sh [prod|debug|tree]
-# prod lands at build/bzImage, debug at build/debug/bzImage; tree only
-# brings the patched tree up to date (for builds run side by side). The production
+# Build the plugsched test kernel: kernel.sh [prod|debug]
+# prod lands at build/bzImage, debug at build/debug/bzImage. The production
 # kernel is built as README's "Using it on your own kernel" says, in a tree
 # of its own (readme.sh build); the debug one out of the tree of git am.
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +30,6 @@ if [ "$(cat "$KSRC/.plugsched-inputs" 2>/dev/null)" != "$inputs" ]; then
 		"$B/pristine-git/" "$KSRC/"
 	echo "$inputs" > "$KSRC/.plugsched-inputs"
 fi
-[ "$variant" != tree ] || exit 0
 
 # 3. Configure: tinyconfig + our fragments, redone when a fragment changes.
 cfgdir=$TOP/tools/testing/plugsched/configs

@@ -57,33 +57,25 @@ if [ "$have_kb" -lt "$need_kb" ]; then
 fi
 
 step prod "build the production kernel"
-# The series and the patched tree first: the kernels below build from them.
-"$T/kernel.sh" tree; result $? "make patches, and git am of them onto pristine 6.12"
+"$T/kernel.sh" prod; result $? "production kernel builds (build/bzImage)"
+"$T/initramfs.sh"; result $? "initramfs builds"
 
-# The rest of the building runs beside the production kernel's and the
-# boots, as SCHED_IDLE: the debug kernel, then (once the production one
-# is built: README's steps read the series, make check reads its tree)
-# the series applied every way, make check (checkpatch, sparse, the other
-# configurations) and every patch of the series built. A kernel build
-# leaves a core idle while it links; the guests leave the host idle a
-# third of the time (sleepers, latency tests); SCHED_IDLE takes only
-# that, and a vCPU thread waking preempts it at once (a policy boot beside
-# a cold kernel build: the same 143 s, the same results). Each writes its
-# log and status to build/test.
-rm -f "$OUT"/{prod,debug-build,check,bisect,patches}.rc
+# The rest of the building runs beside the boots, as SCHED_IDLE: the debug
+# kernel, make check (checkpatch, sparse, the other configurations) and
+# every patch of the series built, then the series applied every way. The
+# guests leave the host idle a third of the time (sleepers, latency
+# tests); SCHED_IDLE takes only that, and a vCPU thread waking preempts
+# it at once (a policy boot beside a cold kernel build: the same 143 s,
+# the same results). Each writes its log and status to build/test.
+step bg "in the background, as SCHED_IDLE: the debug kernel, make check, every patch built, make patches applied"
+rm -f "$OUT"/{debug-build,check,bisect,patches}.rc
 (chrt -i -p 0 "$BASHPID" > /dev/null && renice -n 19 -p "$BASHPID" > /dev/null
  "$T/kernel.sh" debug > "$OUT/debug-build.log" 2>&1; echo $? > "$OUT/debug-build.rc"
- while [ ! -f "$OUT/prod.rc" ]; do sleep 2; done
- "$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc"
  PLUGSCHED_NO_BISECT=1 "$T/check.sh" > "$OUT/check.log" 2>&1; echo $? > "$OUT/check.rc"
- # (after patches.sh: both use build/pristine-git)
- "$T/bisect.sh" > "$OUT/bisect.log" 2>&1; echo $? > "$OUT/bisect.rc") &
+ # One after the other: both use build/pristine-git.
+ "$T/bisect.sh" > "$OUT/bisect.log" 2>&1; echo $? > "$OUT/bisect.rc"
+ "$T/patches.sh" --verify > "$OUT/patches.log" 2>&1; echo $? > "$OUT/patches.rc") &
 bg_pid=$!
-"$T/kernel.sh" prod; rc=$?
-echo "$rc" > "$OUT/prod.rc"
-result "$rc" "production kernel builds (build/bzImage)"
-"$T/initramfs.sh"; result $? "initramfs builds"
-step bg "in the background, as SCHED_IDLE: the debug kernel, make patches applied, make check, every patch built"
 # bg_wait NAME: until the background step NAME is done.
 bg_wait() {
 	while [ ! -f "$OUT/$1.rc" ] && kill -0 "$bg_pid" 2> /dev/null; do sleep 2; done
@@ -388,8 +380,8 @@ for p in $PLUGSCHED_POLICIES; do
 		$(torture_knobs "$p")
 done
 
-step wait "make patches applied, make check, every patch built (background)"
-for f in patches check bisect; do bg_wait $f; done
+step wait "make check, every patch built, make patches applied (background)"
+bg_wait patches
 wait "$bg_pid"
 count_lines < "$OUT/check.log"
 result "$(cat "$OUT/check.rc")" "make check passes (see $OUT/check.log)"
