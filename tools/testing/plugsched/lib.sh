@@ -18,6 +18,12 @@ export CCACHE_BASEDIR=$TOP
 export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime,time_macros
 export CCACHE_IGNOREOPTIONS="-fmacro-prefix-map=*"
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Depend mode: a miss costs the compile alone, where by default ccache
+# first runs the preprocessor to hash its output. From an empty cache the
+# production kernel took 6 min 50 s by default, 5 min 4 s in depend mode
+# and 4 min 40 s with no ccache; hits are direct-mode hits as before. The
+# kernel's -Wp,-MMD gives ccache the dependency file it needs.
+export CCACHE_DEPEND=1
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=plugsched KBUILD_BUILD_HOST=plugsched
 
