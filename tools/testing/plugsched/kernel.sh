@@ -8,11 +8,12 @@
 variant=${1:-prod}
 ensure_packages
 
-# 1. Pristine tree, unpacked once.
-if [ ! -f "$PRISTINE/.plugsched-pristine" ]; then
-	log "unpacking $SRC_TAR"
-	unpack_pristine "$PRISTINE"
-	touch "$PRISTINE/.plugsched-pristine"
+# 1. README's tree for the production kernel, unpacked on a cold machine
+#    beside the making of the series (tar and git add take a core each).
+ahead=
+if [ "$variant" = prod ]; then
+	"$TOP/tools/testing/plugsched/readme.sh" unpack &
+	ahead=$!
 fi
 
 # 2. Patched tree: the series as a user gets it (make patches, then git am
@@ -79,6 +80,7 @@ if [ "$(cat "$obj/.plugsched-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$ob
 fi
 
 # 4. Build.
+[ -z "$ahead" ] || wait "$ahead" || die "cannot unpack $SRC_TAR for README's tree"
 log "building $variant kernel ($JOBS jobs)"
 start=$(date +%s)
 if [ "$variant" = prod ]; then

@@ -19,9 +19,6 @@ export GIT_AUTHOR_NAME="plugsched developers" GIT_AUTHOR_EMAIL=plugsched@localho
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
 
-if [ ! -f "$PRISTINE/.plugsched-pristine" ]; then
-	unpack_pristine "$PRISTINE" && touch "$PRISTINE/.plugsched-pristine"
-fi
 # A git repository of the pristine tree, made once (Debian's .gitignore
 # ignores everything at the top level, hence add -f).
 if [ ! -f "$PG/.git/.plugsched-ready" ]; then
@@ -113,6 +110,11 @@ g am -q "$OUTD"/patches/0*.patch || { g am --abort; die "git am of out/patches o
 
 [ "${1:-}" = --verify ] || exit 0
 echo "ok: git am of out/patches onto pristine"
+
+# A pristine tree to apply to, unpacked once (only --verify needs it).
+if [ ! -f "$PRISTINE/.plugsched-pristine" ]; then
+	unpack_pristine "$PRISTINE" && touch "$PRISTINE/.plugsched-pristine"
+fi
 
 # patch -p1 of the series, then of the combined patch, onto pristine copies.
 # Copies of hard links: patch(1) writes each file it changes anew, so the

@@ -3,6 +3,7 @@
 #   readme.sh build CONFIG  make apply to a pristine tree (build/linux-6.12),
 #                           CONFIG as the user's config, make olddefconfig,
 #                           make: the production test kernel (kernel.sh)
+#   readme.sh unpack        the pristine tree build starts from, ahead
 #   readme.sh boot          README's claim of olddefconfig's defaults; its
 #                           sched= line booted, its checks run
 # Prints "ok"/"not ok" lines. README's "make modules_install install" is
@@ -53,10 +54,13 @@ build() {
 	elif [ -f "$applied" ] && patch -R -s -p1 -d "$TREE" < "$applied" > /dev/null 2>&1; then
 		log "README: took $TREE back to pristine"
 		rm -f "$applied"
+	elif [ -f "$TREE/.plugsched-pristine" ]; then
+		log "README: a pristine tree in $TREE (unpacked ahead)"
 	else
 		log "README: a pristine tree in $TREE"
 		unpack_pristine "$TREE"
 	fi
+	rm -f "$TREE/.plugsched-pristine"
 	printf '%s\n' "$script" | sed 's/^/# $ /'
 	# ccache by PATH, as a user may have it: the commands stay as written.
 	(cd "$TOP" && PATH=/usr/lib/ccache:$PATH bash -e -c "$script")
@@ -65,6 +69,13 @@ build() {
 	ok $bad "make apply, make olddefconfig and make build the production kernel"
 	# kernel.sh goes on to boot what this built: a failed build must stop it.
 	return $bad
+}
+
+# unpack: the pristine tree build starts from, unpacked ahead of it (by
+# kernel.sh, beside the making of the series) unless the tree is there.
+unpack() {
+	[ -f "$TREE/.plugsched-applied.patch" ] || [ -f "$TREE/.plugsched-pristine" ] && return 0
+	unpack_pristine "$TREE" && touch "$TREE/.plugsched-pristine"
 }
 
 # "make olddefconfig  # CONFIG_PLUGSCHED and every policy: y": the
@@ -133,6 +144,7 @@ boot() {
 
 case ${1:-} in
 build) build "${2:-}" ;;
+unpack) unpack ;;
 boot) boot ;;
-*) die "usage: readme.sh build|boot" ;;
+*) die "usage: readme.sh build|boot|unpack" ;;
 esac
