@@ -25,6 +25,10 @@ if [ ! -f "$PG/.git/.plugsched-ready" ]; then
 	log "making a git repository of the pristine tree (once)"
 	unpack_pristine "$PG"	# (the tarball again: quicker than a copy)
 	git -C "$PG" init -q
+	# No automatic gc: after 90,000 loose objects the first commit starts
+	# one in the background that packs them, a core for minutes while the
+	# kernel compiles; the repository stays on this machine.
+	git -C "$PG" config gc.auto 0
 	git -C "$PG" add -A -f
 	git -C "$PG" commit -q -m "linux-source-6.12 (pristine)"
 	git -C "$PG" tag -f pristine >/dev/null
