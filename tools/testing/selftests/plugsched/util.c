@@ -50,7 +50,11 @@ static double half_lives(double x)
 	return r * (1 - x / 2);
 }
 
-/* A hog on @cpu; with @util_max, its uclamp limit; spins until @stop_ns, then sleeps. */
+/*
+ * A hog on @cpu; with @util_max, its uclamp limit; spins until @stop_ns,
+ * then sleeps. The caller may stop it earlier (SIGSTOP): the deadline is
+ * only a bound on the CPU a lost test takes.
+ */
 static pid_t util_hog(int cpu, int util_max, uint64_t stop_ns)
 {
 	pid_t pid = fork();
@@ -82,8 +86,10 @@ static pid_t util_hog(int cpu, int util_max, uint64_t stop_ns)
  * at its end is over 900 of 1024 (the plugged tasks' own signal too, under
  * a plugged policy), and it would ask for the CPU's full capacity (by
  * then PELT keeps nothing of the first second, y^1000: a late start of the
- * hog, behind what ran there before, does not count). The hog then
- * sleeps: 64 ms later its CPU's plugged signal has decayed by PELT's 32 ms
+ * hog, behind what ran there before, does not count). The reader stops the
+ * hog (SIGSTOP) only after that read: a read that comes late (the host held
+ * the reader's vCPU) still finds it running. Stopped, 64 ms later its CPU's
+ * plugged signal has decayed by PELT's 32 ms
  * half-life (within a factor of 2, for the host), and after 500 ms less
  * than 24 is left (y^500 of 1024 is 0; the least of five reads, for the
  * kernel threads that run there). Then a hog with uclamp's util_max 300:
@@ -97,6 +103,7 @@ static int test_util(int argc, char **argv)
 	struct cpu_util busy, u0, u1, idle, capped = { 0 };
 	uint64_t t0, t1, start = now_ns(CLOCK_MONOTONIC);
 	double want, got;
+	long busy_ms;
 	pid_t pid;
 	int i;
 
@@ -105,11 +112,13 @@ static int test_util(int argc, char **argv)
 		ksft_exit_skip("needs CPU %d and another\n", cpu);
 	/* The reader stays off the hog's CPU: its own runs would count there. */
 	pin(0, cpu ? 0 : 1);
-	pid = util_hog(cpu, 0, start + 2000 * MSEC);
+	pid = util_hog(cpu, 0, start + 10000 * MSEC);
 	usleep(1990000);
 	read_util(cpu, &busy);
+	busy_ms = (now_ns(CLOCK_MONOTONIC) - start) / MSEC;
+	kill(pid, SIGSTOP);
 	usleep(60000);
-	/* It sleeps now: read, wait two half-lives, read again. */
+	/* It is stopped now: read, wait two half-lives, read again. */
 	t0 = now_ns(CLOCK_MONOTONIC);
 	read_util(cpu, &u0);
 	usleep(64000);
@@ -134,8 +143,8 @@ static int test_util(int argc, char **argv)
 
 	ksft_test_result(busy.util >= 900 && (!plugged || busy.plug >= 900) &&
 			 (!busy.perf || busy.perf == 1024),
-			 "a hog's CPU under %s: utilisation %ld (plugged tasks' %ld), schedutil would ask for %ld of 1024\n",
-			 active_policy(), busy.util, busy.plug, busy.perf);
+			 "a hog's CPU under %s: utilisation %ld (plugged tasks' %ld), schedutil would ask for %ld of 1024 (read at %ld ms)\n",
+			 active_policy(), busy.util, busy.plug, busy.perf, busy_ms);
 	want = half_lives((double)(t1 - t0) / PELT_HALFLIFE_NS);
 	got = u0.plug ? (double)u1.plug / u0.plug : 0;
 	ksft_test_result(!plugged || (got >= want / 2 && got <= want * 2),
