@@ -15,7 +15,8 @@
  * parent's sleep_avg, and parent and child wake in turn) would otherwise
  * run ahead of a lower priority task there, and keep expired tasks from
  * the swap, for ever. Once a task has waited past the starvation limit,
- * the active array drains: no task joins it until the arrays swap.
+ * the active array drains: until the arrays swap, only a task that wakes
+ * with a slice from before the drain joins it.
  */
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
@@ -56,6 +57,7 @@ struct o1_task {
 	u64	sleep_avg;	/* ns, 0..O1_MAX_SLEEP_AVG */
 	u64	timestamp;	/* rq clock at sleep or at last run start */
 	s64	rr_mark;	/* slice left at which to round robin next */
+	unsigned long refilled;	/* jiffies at the last slice refill */
 	int	prio;		/* dynamic priority, MAX_RT_PRIO..MAX_PRIO-1 */
 	bool	expired;	/* was on the expired array when last dequeued */
 };
@@ -67,6 +69,7 @@ struct o1_rq {
 	unsigned long			expired_timestamp;	/* jiffies */
 	int				best_expired_prio;
 	bool				draining;	/* no newcomers till the swap */
+	unsigned long			drain_since;		/* jiffies */
 	unsigned long			nr_switches;		/* array swaps */
 };
 
@@ -107,13 +110,17 @@ static int o1_effective_prio(int static_prio, u64 sleep_avg)
 	return clamp(prio, MAX_RT_PRIO, MAX_PRIO - 1);
 }
 
-/* TASK_INTERACTIVE: prio <= static_prio - DELTA, DELTA = nice / 4 + 2. */
+/* DELTA: nice / 4 + 2, how far above its static priority a task must be. */
+static inline int o1_delta(int static_prio)
+{
+	return (PRIO_TO_NICE(static_prio) + 20) * O1_MAX_BONUS / NICE_WIDTH -
+	       O1_MAX_BONUS / 2 + 2;
+}
+
+/* TASK_INTERACTIVE: prio <= static_prio - DELTA. */
 static bool o1_interactive(int prio, int static_prio)
 {
-	int nice = PRIO_TO_NICE(static_prio);
-	int delta = (nice + 20) * O1_MAX_BONUS / NICE_WIDTH - O1_MAX_BONUS / 2 + 2;
-
-	return prio <= static_prio - delta;
+	return prio <= static_prio - o1_delta(static_prio);
 }
 
 /* Each task runs its slice once per array swap: the slice carries group shares. */
@@ -136,17 +143,55 @@ static void o1_refill(struct task_struct *p)
 {
 	p->plugsched.slice = plugsched_refill_slice(p, o1_task_slice(p));
 	o1_task(p)->rr_mark = p->plugsched.slice - o1_granularity(p);
+	o1_task(p)->refilled = jiffies;
 }
 
 static void o1_recalc_prio(struct task_struct *p)
 {
 	struct o1_task *ot = o1_task(p);
 
-	/* SCHED_BATCH gets no interactivity bonus. */
-	if (p->policy == SCHED_BATCH || plugsched_task_is_idle(p))
+	/* SCHED_BATCH earns no sleep_avg (2.6): a CPU hog's priority. */
+	if (plugsched_task_is_idle(p))
 		ot->prio = p->static_prio;
+	else if (p->policy == SCHED_BATCH)
+		ot->prio = o1_effective_prio(p->static_prio, 0);
 	else
 		ot->prio = o1_effective_prio(p->static_prio, ot->sleep_avg);
+}
+
+/*
+ * INTERACTIVE_SLEEP: the sleep_avg that just makes @p interactive, where
+ * 2.6 put a user task back from a long sleep (800 ms at nice 0).
+ */
+static u64 o1_interactive_sleep(struct task_struct *p)
+{
+	int bonus = O1_MAX_BONUS / 2 + o1_delta(p->static_prio) + 1;
+
+	return div_u64(O1_MAX_SLEEP_AVG * bonus, O1_MAX_BONUS) - 1;
+}
+
+/*
+ * The sleep that ends now: since the stamp of its dequeue, or, with no
+ * stamp, since before the policy came (a task asleep then is given its
+ * state at this wakeup), for as long as nobody knows: a long sleep, which
+ * 2.6 credited in full to a kernel thread and up to just interactive to a
+ * user task. A kworker asleep across a switch must not wake as a CPU hog.
+ */
+static void o1_credit_sleep(struct task_struct *p, u64 now)
+{
+	struct o1_task *ot = o1_task(p);
+	u64 avg = ot->sleep_avg;
+
+	if (p->policy == SCHED_BATCH)
+		return;
+	/* (a stamp of another CPU's clock may be a little ahead of @now) */
+	if (ot->timestamp && now > ot->timestamp)
+		avg += now - ot->timestamp;
+	else if (!ot->timestamp && (p->flags & PF_KTHREAD))
+		avg = O1_MAX_SLEEP_AVG;
+	else if (!ot->timestamp)
+		avg = max(avg, o1_interactive_sleep(p));
+	ot->sleep_avg = min_t(u64, avg, O1_MAX_SLEEP_AVG);
 }
 
 static inline unsigned int o1_slot(struct task_struct *p)
@@ -198,10 +243,25 @@ static void o1_init_rq(struct plugsched_rq *prq)
 	orq->nr_switches = 0;
 }
 
+/*
+ * A task the policy has not seen (here before it came, or moved in by a
+ * switch while runnable): a kernel thread as one back from a long sleep,
+ * as 2.6 credited it, a user task at its static priority. With none, a
+ * kworker runnable at the switch would queue behind every hog forked by
+ * an interactive parent until those drain their sleep_avg.
+ */
+static u64 o1_initial_sleep_avg(struct task_struct *p)
+{
+	return p->flags & PF_KTHREAD ? O1_MAX_SLEEP_AVG : O1_MAX_SLEEP_AVG / 2;
+}
+
 static void o1_task_init(struct task_struct *p)
 {
+	o1_task(p)->sleep_avg = o1_initial_sleep_avg(p);
 	o1_recalc_prio(p);
 	o1_refill(p);
+	/* A task here before the policy wakes as one with an old slice. */
+	o1_task(p)->refilled = jiffies - MAX_JIFFY_OFFSET;
 }
 
 /* The child takes half the parent's slice and 95% of its sleep_avg. */
@@ -219,6 +279,8 @@ static void o1_fork(struct plugsched_rq *parent_prq, struct task_struct *parent,
 		if (!p->plugsched.slice)
 			p->plugsched.slice = 1;
 	}
+	/* Half of the parent's slice: as old as the parent's. */
+	ot->refilled = parent_prq ? o1_task(parent)->refilled : jiffies;
 	ot->timestamp = 0;
 	o1_recalc_prio(p);
 	ot->rr_mark = p->plugsched.slice - o1_granularity(p);
@@ -233,10 +295,7 @@ static void o1_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 	if (flags & PLUGSCHED_ENQ_WAKEUP) {
 		u64 now = plugsched_clock(prq);
 
-		/* Sleep time (clamped: CPU clocks may differ a little). */
-		if (ot->timestamp && now > ot->timestamp)
-			ot->sleep_avg = min(ot->sleep_avg + (now - ot->timestamp),
-					    (u64)O1_MAX_SLEEP_AVG);
+		o1_credit_sleep(p, now);
 		ot->timestamp = now;
 	}
 	o1_recalc_prio(p);
@@ -244,9 +303,14 @@ static void o1_enqueue(struct plugsched_rq *prq, struct task_struct *p,
 	 * Back after a nice, policy or affinity change, or moved here while
 	 * runnable: an expired task stays expired (2.6's pull_task() kept the
 	 * array too), or toggling SCHED_BATCH would be a way out of it.
+	 * While the active array drains, a task that wakes still joins it
+	 * (a kworker must not wait out the drain) with the slice it had when
+	 * the drain began; one whose slice ran out since then waits for the
+	 * swap. Each task runs there at most one slice: the drain ends.
 	 */
 	if ((ot->expired && !(flags & (PLUGSCHED_ENQ_WAKEUP | PLUGSCHED_ENQ_NEW))) ||
-	    orq->draining)
+	    (orq->draining && (!(flags & PLUGSCHED_ENQ_WAKEUP) ||
+			       !time_before(ot->refilled, orq->drain_since))))
 		o1_enqueue_expired(orq, p);
 	else
 		plugsched_array_add(orq->active, p, o1_slot(p), false);
@@ -331,8 +395,10 @@ static void o1_check_drain(struct o1_rq *orq, struct plugsched_rq *prq,
 					    READ_ONCE(o1_def_timeslice_ms)));
 	p = plugsched_array_last(orq->active, curr);
 	if ((p && plugsched_waited(prq, p) > limit) ||
-	    (orq->expired_timestamp && time_after(jiffies, orq->expired_timestamp + limit)))
+	    (orq->expired_timestamp && time_after(jiffies, orq->expired_timestamp + limit))) {
 		orq->draining = true;
+		orq->drain_since = jiffies;
+	}
 }
 
 /* Interactive tasks round robin with same-priority peers every granule. */

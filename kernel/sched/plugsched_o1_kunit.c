@@ -43,6 +43,55 @@ static void o1_test_interactive(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, o1_interactive(NICE_TO_PRIO(-20) + 3, NICE_TO_PRIO(-20)));
 }
 
+static void o1_test_credit_sleep(struct kunit *test)
+{
+	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct o1_task *ot;
+	int sp = NICE_TO_PRIO(0);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	ot = o1_task(p);
+	p->static_prio = sp;
+	p->policy = SCHED_NORMAL;
+	/* New to the policy: a user task at its static priority... */
+	ot->sleep_avg = o1_initial_sleep_avg(p);
+	o1_recalc_prio(p);
+	KUNIT_EXPECT_EQ(test, ot->prio, sp);
+	/* ... a kernel thread at the top of its range. */
+	p->flags = PF_KTHREAD;
+	ot->sleep_avg = o1_initial_sleep_avg(p);
+	o1_recalc_prio(p);
+	KUNIT_EXPECT_EQ(test, ot->prio, sp - 5);
+	p->flags = 0;
+	ot->sleep_avg = 0;
+	/* Asleep since before the policy: a user task just interactive... */
+	o1_credit_sleep(p, 5 * NSEC_PER_SEC);
+	o1_recalc_prio(p);
+	KUNIT_EXPECT_EQ(test, ot->prio, sp - 2);
+	KUNIT_EXPECT_TRUE(test, o1_task_interactive(p));
+	/* ... a kernel thread the whole sleep_avg. */
+	ot->sleep_avg = 0;
+	p->flags = PF_KTHREAD;
+	o1_credit_sleep(p, 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, ot->sleep_avg, O1_MAX_SLEEP_AVG);
+	/* A known sleep adds its length, up to the maximum. */
+	ot->sleep_avg = 100 * NSEC_PER_MSEC;
+	ot->timestamp = 1 * NSEC_PER_SEC;
+	o1_credit_sleep(p, 1 * NSEC_PER_SEC + 300 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, ot->sleep_avg, 400 * NSEC_PER_MSEC);
+	o1_credit_sleep(p, 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, ot->sleep_avg, O1_MAX_SLEEP_AVG);
+	/* SCHED_BATCH earns nothing and ranks as a CPU hog, as in 2.6. */
+	p->policy = SCHED_BATCH;
+	ot->sleep_avg = 0;
+	ot->timestamp = 0;
+	o1_credit_sleep(p, 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, ot->sleep_avg, 0ULL);
+	ot->sleep_avg = O1_MAX_SLEEP_AVG;
+	o1_recalc_prio(p);
+	KUNIT_EXPECT_EQ(test, ot->prio, sp + 5);
+}
+
 static void plugsched_test_prio_array(struct kunit *test)
 {
 	struct plugsched_prio_array *array;
@@ -107,6 +156,7 @@ static struct kunit_case plugsched_o1_test_cases[] = {
 	KUNIT_CASE(o1_test_timeslice),
 	KUNIT_CASE(o1_test_bonus),
 	KUNIT_CASE(o1_test_interactive),
+	KUNIT_CASE(o1_test_credit_sleep),
 	KUNIT_CASE(plugsched_test_prio_array),
 	{}
 };
