@@ -101,15 +101,12 @@ t plugsched_test idleflood 4 300 $(plugged)
 # cgroup writes of every kind (weights, nice, idle, nested cpu.max, task
 # moves) at any moment beside idle, throttled and nested groups while CPU
 # 1 comes and goes: each returns, the writer keeps half eevdf's rate
-# (the mean of eevdf's runs before and after the policies).
-# Not yet zaphod's rate: its writer made 0.41-0.69 of eevdf's writes a
-# second in 5 runs, 2 of them under 0.5: it ran 0.37-0.48 of the time
-# (eevdf 0.48-0.61), close to its weight's third of a CPU beside the two
-# groups, at 1.3-1.8 times eevdf's CPU time a write (170-259 us, eevdf
-# 122-143). Its writes are judged as the others' are, but for the rate.
+# (the mean of eevdf's runs just before and after the policy's: the host
+# runs the pair's other boot meanwhile, and zaphod's, judged against the
+# runs at the two ends only, read 0.41-0.44 in 2 make tests of 5, 0.67-0.74
+# in a quiet boot; see test_cghammer()).
 # shellcheck disable=SC2046 # one word per policy
-t plugsched_test cghammer 3 0.5 $(plugged | grep -v -x zaphod)
-! plugged | grep -q -x zaphod || t plugsched_test cghammer 3 0 zaphod
+t plugsched_test cghammer 3 0.5 $(plugged)
 reliefs=$(cat /sys/kernel/debug/sched/plug_reliefs)
 check "no relief ran in this boot's tests ($reliefs0 before, $reliefs after)" [ "$reliefs" = "$reliefs0" ]
 finish
