@@ -823,7 +823,7 @@ static double hammer_run(int secs, uint64_t *worst, long *failed, int *bad, doub
  * read 0.41-0.44 in 2 make tests of 5 (170-259 us a write, eevdf's
  * 122-143), where a quiet boot gives it 0.67-0.74 at 112-121 us (eevdf
  * 96-106, cfs 0.69-0.76, o1 0.74-0.85), preempted 390-410 times a second
- * as under cfs, o1 and eevdf (sd 150). With MIN_RATIO 0 nothing is judged
+ * as under cfs, o1 and eevdf (sd 150). With MIN_RATIO 0 no rate is judged
  * and eevdf runs once, first.
  */
 static int test_cghammer(int argc, char **argv)
