@@ -79,6 +79,7 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_UTIL,		/* cpu_util() sees no plugged task */
 	PLUGSCHED_BREAK_BANDWIDTH,	/* no run time is charged to cpu.max */
 	PLUGSCHED_BREAK_GROUP_IDLE,	/* a cpu.idle write requeues nobody */
+	PLUGSCHED_BREAK_TAGS,		/* tasks keep their tags past a leave */
 	PLUGSCHED_NR_BREAKS,
 };
 
@@ -98,6 +99,8 @@ static inline bool plugsched_breaks(enum plugsched_break what)
 
 /* Remote ticks that found their CPU's current task dequeued (debugfs). */
 extern atomic_t plugsched_tick_dequeued;
+/* Tasks found with a tag after a policy's leave walk (debugfs, debug only). */
+extern atomic_t plugsched_stale_tags;
 
 static inline struct rq *prq_rq(struct plugsched_rq *prq)
 {

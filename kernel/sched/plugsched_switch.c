@@ -215,7 +215,7 @@ static bool plugsched_fix_task(struct task_struct *p, bool forget)
 	rq = task_rq_lock(p, &rf);
 	moved = plugsched_fix_class(rq, p);
 	/* Leaving a policy: its state in @p is stale from now on. */
-	if (forget)
+	if (forget && !plugsched_breaks(PLUGSCHED_BREAK_TAGS))
 		p->plugsched.flags &= ~PLUGSCHED_TF_OWNER;
 	/*
 	 * Joining one: a sleeper gets its state now, not at its next wakeup,
@@ -390,6 +390,38 @@ static struct task_struct *plugsched_first_queued(struct rq *rq,
 #endif
 }
 
+#ifdef CONFIG_PLUGSCHED_DEBUG
+atomic_t plugsched_stale_tags;
+
+/*
+ * After a leave walk no task may hold a tag: one that did would match the
+ * activation 255 later, when the 8-bit tags wrap, and that policy would
+ * take the old state for its own. Counted for make test (plug_stale_tags),
+ * not warned of: the negative control breaks it on purpose. Nothing can
+ * tag a task now (the plug class is empty, new tasks join the fair one),
+ * so the flags are stable without the runqueue locks.
+ */
+static void plugsched_audit_tags(void)
+{
+	unsigned int stale = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct plugsched_tasks *pt = per_cpu_ptr(&plugsched_tasks, cpu);
+		struct task_struct *p;
+
+		raw_spin_lock_irq(&pt->lock);
+		list_for_each_entry(p, &pt->head, plugsched.tasks_node)
+			stale += !!plugsched_task_owner(p);
+		raw_spin_unlock_irq(&pt->lock);
+	}
+	if (stale)
+		atomic_add(stale, &plugsched_stale_tags);
+}
+#else
+static inline void plugsched_audit_tags(void) { }
+#endif
+
 /* Tasks of @class still queued anywhere; 0 once a switch is complete. */
 static unsigned int plugsched_nr_left(const struct sched_class *class)
 {
@@ -472,6 +504,7 @@ static unsigned int plugsched_leave(void)
 	plugsched_set_phase(PLUGSCHED_PHASE_DISABLING, NULL);
 	moved = plugsched_move_until_empty(&plug_sched_class, true);
 	WARN_ON_ONCE(plugsched_nr_left(&plug_sched_class));
+	plugsched_audit_tags();
 	/* The policy hears of no task from now on. */
 	plugsched_set_bypass(true);
 

@@ -421,6 +421,7 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_UTIL]		= "util",
 	[PLUGSCHED_BREAK_BANDWIDTH]	= "bandwidth",
 	[PLUGSCHED_BREAK_GROUP_IDLE]	= "group_idle",
+	[PLUGSCHED_BREAK_TAGS]		= "tags",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */
@@ -522,6 +523,7 @@ static void __init plug_server_debugfs_init(void)
 	debugfs_create_file("plug_break", 0600, sched, NULL, &plug_break_fops);
 	debugfs_create_file("plug_yield_to", 0200, sched, NULL, &plug_yield_to_fops);
 	debugfs_create_atomic_t("plug_tick_dequeued", 0444, sched, &plugsched_tick_dequeued);
+	debugfs_create_atomic_t("plug_stale_tags", 0444, sched, &plugsched_stale_tags);
 #endif
 	dput(sched);
 }

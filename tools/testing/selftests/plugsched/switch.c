@@ -472,9 +472,65 @@ static int test_dlbw(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * tags ACTIVATIONS POLICY...: a task asleep across ACTIVATIONS activations
+ * (the POLICYs in turn, eevdf between them if there is one) wakes and runs,
+ * and no task kept a policy's tag past the policy's leave walk
+ * (plug_stale_tags, a debug kernel's count): tags are 8 bits and wrap
+ * every 255 activations, so a tag left behind would one day match a new
+ * activation and hand it the old policy's state as its own.
+ */
+static int test_tags(int argc, char **argv)
+{
+	int n, i, acts = 0, failed = 0, status = -1;
+	long stale0, stale;
+	uint64_t t0;
+	pid_t sleeper;
+
+	if (argc < 2)
+		ksft_exit_fail_msg("usage: tags ACTIVATIONS POLICY...\n");
+	n = atoi(argv[0]);
+	stale0 = read_long("/sys/kernel/debug/sched/plug_stale_tags");
+	if (stale0 < 0)
+		ksft_exit_skip("no plug_stale_tags (not a CONFIG_PLUGSCHED_DEBUG kernel)\n");
+	ksft_set_plan(1);
+	if (switch_to("eevdf", NULL))
+		ksft_exit_fail_msg("cannot switch to eevdf: %s\n", strerror(errno));
+	sleeper = fork_or_fail();
+	if (sleeper == 0) {
+		pause();
+		_exit(0);
+	}
+	t0 = now_ns(CLOCK_MONOTONIC);
+	for (i = 0; acts < n; i++) {
+		const char *to = argc == 2 && i % 2 ? "eevdf" : argv[1 + i % (argc - 1)];
+
+		if (switch_to(to, NULL))
+			failed++;
+		else
+			acts += strcmp(to, "eevdf") != 0;
+		if (failed > 10)
+			break;
+	}
+	failed += !!switch_to("eevdf", NULL);
+	stale = read_long("/sys/kernel/debug/sched/plug_stale_tags") - stale0;
+	/* SIGUSR1 ends the sleeper once it runs to take it: it must be picked. */
+	kill(sleeper, SIGUSR1);
+	if (waitpid(sleeper, &status, 0) != sleeper)
+		status = -1;
+	ksft_test_result(!failed && acts >= n && stale == 0 && WIFSIGNALED(status) &&
+			 WTERMSIG(status) == SIGUSR1,
+			 "%d activations in %llu ms (tags wrap every 255), %d switches failed; %ld tasks kept a tag past a leave; the sleeper woke (%s)\n",
+			 acts, (unsigned long long)((now_ns(CLOCK_MONOTONIC) - t0) / MSEC), failed,
+			 stale, WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no");
+	return 0;
+}
+
 PLUGSCHED_TEST("switch", test_switch, "[CYCLES]",
 	       "every available policy switched to CYCLES times under load");
 PLUGSCHED_TEST("switchbad", test_switchbad, "",
 	       "bad names, unprivileged and concurrent writers to active fail cleanly");
 PLUGSCHED_TEST("dlbw", test_dlbw, "POLICY...",
 	       "plug servers hold deadline bandwidth only while a policy runs");
+PLUGSCHED_TEST("tags", test_tags, "ACTIVATIONS POLICY...",
+	       "no task keeps a policy's tag past its leave; tags wrap safely");
