@@ -80,6 +80,7 @@ enum plugsched_break {
 	PLUGSCHED_BREAK_BANDWIDTH,	/* no run time is charged to cpu.max */
 	PLUGSCHED_BREAK_GROUP_IDLE,	/* a cpu.idle write requeues nobody */
 	PLUGSCHED_BREAK_TAGS,		/* tasks keep their tags past a leave */
+	PLUGSCHED_BREAK_RELIEF,		/* relief_ms 0 relieves at 100 ms */
 	PLUGSCHED_NR_BREAKS,
 };
 

@@ -422,6 +422,7 @@ static const char * const plugsched_break_names[PLUGSCHED_NR_BREAKS] = {
 	[PLUGSCHED_BREAK_BANDWIDTH]	= "bandwidth",
 	[PLUGSCHED_BREAK_GROUP_IDLE]	= "group_idle",
 	[PLUGSCHED_BREAK_TAGS]		= "tags",
+	[PLUGSCHED_BREAK_RELIEF]	= "relief",
 };
 
 /* Every break, the ones in effect in brackets: "[nice] balance preempt". */

@@ -13,8 +13,9 @@
 # 0.95), wakeup preemption (o1's interactive task waits for
 # the running hog's slice: p95 52 ms against the hogs' 191 ms, not < 1/10),
 # slice accounting (the three-job timeline), schedutil's utilisation,
-# NUMA balancing's scan, cpu.max's charge and cpu.idle's requeue; under
-# eevdf, tags dropped at a policy's leave.
+# NUMA balancing's scan, cpu.max's charge and cpu.idle's requeue, relief
+# kept off by a design-bound check; under eevdf, tags dropped at a
+# policy's leave.
 #
 # Under eevdf: switches to each policy and back, each followed by CPU
 # hotplug under load.
@@ -75,6 +76,12 @@ cfs)
 	;;
 o1)
 	xfail preempt plugsched_test interactive
+	# A design-bound check that relief saved fails: 8 hogs on one CPU
+	# wait about 200 ms under o1 (7 turns of its 10-40 ms round-robin
+	# granularity; 218 ms measured), within the suite's 1000; relief kept
+	# on at 100 ms though the check turned it off runs a waiter past 100 ms
+	# once a second (5 in the 4 s), and the check counts those.
+	xfail relief plugsched_test starve 8 1000
 	# No NUMA scan from the plug class's tick: no hinting fault, the
 	# moved task's pages stay on node 0 (0% on node 1; the numa-2node
 	# boot sees 99% within 500 ms under every policy).
