@@ -14,8 +14,11 @@
  * credit while it sleeps or brings a foreign clock from another CPU.
  *
  * Preemption: at the tick once the running task leads the leftmost waiter by
- * more than sched_granularity_ns of virtual runtime; on wakeup when the woken
- * task is more than sched_wakeup_granularity_ns behind the running one.
+ * more than sched_granularity_ns of virtual runtime, or once it has run its
+ * share of the scheduling period since it was picked (sched_latency_ns, as
+ * 2.6.23's ideal runtime: of n hogs each waits n - 1 shares of one period,
+ * not 2 (n - 1) granularities); on wakeup when the woken task is more than
+ * sched_wakeup_granularity_ns behind the running one.
  */
 #include <linux/bits.h>
 #include <linux/math64.h>
@@ -270,6 +273,25 @@ static u64 pcfs_vslice(unsigned int nr, unsigned long load, unsigned long weight
 	return div64_u64(period * SCHED_CAPACITY_SCALE, load + max(weight, 1UL));
 }
 
+/*
+ * The run time a task of @weight gets once picked among @nr queued tasks of
+ * summed @load (itself included): its share of the period, 2.6.23's ideal
+ * runtime. The granularity lead may preempt it earlier, never later.
+ */
+static u64 pcfs_ideal_slice(unsigned int nr, unsigned long load, unsigned long weight,
+			    u64 latency, u64 gran)
+{
+	weight = max(weight, 1UL);
+	return mul_u64_u64_div_u64(pcfs_period(nr, latency, gran), weight, max(load, weight));
+}
+
+static void pcfs_refill(struct plugsched_rq *prq, struct task_struct *p)
+{
+	p->plugsched.slice = pcfs_ideal_slice(prq->nr_running, prq->load, p->plugsched.load,
+					      READ_ONCE(sysctl_pcfs_latency),
+					      READ_ONCE(sysctl_pcfs_granularity));
+}
+
 /* Bring @pt's vruntime onto the clock of the runqueue of @prq. */
 static void pcfs_renormalise(struct plugsched_rq *prq, struct pcfs_rq *crq,
 			     struct pcfs_task *pt)
@@ -392,7 +414,7 @@ static void pcfs_set_next(struct plugsched_rq *prq, struct task_struct *p)
 	if (pcfs_on_tree(pt))
 		pcfs_tree_erase(crq, pt);
 	crq->curr = p;
-	p->plugsched.slice = READ_ONCE(sysctl_pcfs_granularity);
+	pcfs_refill(prq, p);
 }
 
 static void pcfs_put_prev(struct plugsched_rq *prq, struct task_struct *p)
@@ -434,11 +456,11 @@ static bool pcfs_tick(struct plugsched_rq *prq, struct task_struct *p)
 	return pcfs_tick_preempt(pcfs_rq(prq), p);
 }
 
-/* The core's slice is one granularity of run time between two checks. */
+/* Its share of the period ran out: the leftmost waiter, if any, runs. */
 static bool pcfs_slice_expired(struct plugsched_rq *prq, struct task_struct *p)
 {
-	p->plugsched.slice = READ_ONCE(sysctl_pcfs_granularity);
-	return pcfs_tick_preempt(pcfs_rq(prq), p);
+	pcfs_refill(prq, p);
+	return !!pcfs_first(pcfs_rq(prq));
 }
 
 static bool pcfs_preempt(struct plugsched_rq *prq, struct task_struct *curr,

@@ -67,6 +67,24 @@ static void pcfs_test_vslice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pcfs_period(4, 20 * MS, 6 * MS), 24 * MS);
 }
 
+static void pcfs_test_ideal_slice(struct kunit *test)
+{
+	/* Three nice-0 hogs: a third of 20 ms each, so each waits 13.3 ms. */
+	KUNIT_EXPECT_EQ(test, pcfs_ideal_slice(3, 3 * 1024, 1024, 20 * MS, 6 * MS),
+			div64_u64(20 * MS, 3));
+	/* Eight stretch the period to 8 x 6 ms: one granularity each. */
+	KUNIT_EXPECT_EQ(test, pcfs_ideal_slice(8, 8 * 1024, 1024, 20 * MS, 6 * MS), 6 * MS);
+	/* By weight: nice 10 (110) beside nice 0 runs 20 ms x 110 / 1134. */
+	KUNIT_EXPECT_EQ(test, pcfs_ideal_slice(2, 1134, 110, 20 * MS, 6 * MS),
+			div64_u64(20 * MS * 110, 1134));
+	/* Alone, or a load not yet counted: the whole period. */
+	KUNIT_EXPECT_EQ(test, pcfs_ideal_slice(1, 1024, 1024, 20 * MS, 6 * MS), 20 * MS);
+	KUNIT_EXPECT_EQ(test, pcfs_ideal_slice(1, 0, 0, 20 * MS, 6 * MS), 20 * MS);
+	/* A million tasks at the largest knobs: no overflow, 1 s each. */
+	KUNIT_EXPECT_EQ(test, pcfs_ideal_slice(1000000, 1000000ul * 88761, 88761,
+					       1000 * MS, 1000 * MS), 1000 * MS);
+}
+
 static void pcfs_test_rescale(struct kunit *test)
 {
 	u64 min = 1000 * MS;
@@ -189,6 +207,7 @@ static struct kunit_case plugsched_cfs_test_cases[] = {
 	KUNIT_CASE(pcfs_test_place_migrated),
 	KUNIT_CASE(pcfs_test_place),
 	KUNIT_CASE(pcfs_test_vslice),
+	KUNIT_CASE(pcfs_test_ideal_slice),
 	KUNIT_CASE(pcfs_test_rescale),
 	KUNIT_CASE(pcfs_test_scale_delta),
 	KUNIT_CASE(pcfs_test_tree_cost),

@@ -105,9 +105,9 @@ static const struct plugsched_suite_entry o1[] = {
  * timeline of seed 002 on two CPUs and on one within 5% (the debug boot
  * breaks slice accounting against the one-CPU run), granularity changed at
  * run time, sleeper latency below sched_latency_ns. Eight hogs on one CPU:
- * a hog is preempted at the tick (1 ms) once it leads the leftmost by
- * sched_granularity_ns (6 ms), so it runs 6..7 ms and waits for the seven
- * others, 42..49 ms by design; 64..147 ms seen under TCG, bound 200 ms,
+ * a hog runs its share of the period, max(20 ms, 8 x 6 ms) / 8 = 6 ms, to
+ * the tick (1 ms), 6..7 ms, and waits for the seven others, 42..49 ms by
+ * design; 64..147 ms seen under TCG, bound 200 ms,
  * judged on the median of three rounds (one round once read 273 ms for
  * all eight hogs alike: the host, not the policy). With relief off, a nice
  * 19 hog beside a nice -20 one runs a tick (1 ms: 68 ms of vruntime at
