@@ -45,15 +45,19 @@ static pid_t spawn_fifo_hog(int cpu, uint64_t end)
 
 /*
  * @nr normal hogs for @secs, unpinned (or all on CPU 0 with @on_cpu0),
- * beside a SCHED_FIFO hog on the last CPU when @fifo.
+ * beside a SCHED_FIFO hog on the last CPU when @fifo. A hog's worst gap
+ * is its longest wait less the host's freezes within it (see gap_log),
+ * or the time it was kept off the CPU from the start or at the end.
  */
 static int rt_pressure_run(int nr, int secs, bool fifo, bool on_cpu0, struct rt_run *r)
 {
 	uint64_t start = now_ns(CLOCK_MONOTONIC) + 300 * MSEC, end = start + secs * NSEC;
 	pid_t pids[MAX_HOGS], rt = -1;
+	uint64_t w, frozen;
 	int i, bad = 0;
 
 	memset(hogs, 0, sizeof(struct hog) * nr);
+	memset(gap_log, 0, sizeof(*gap_log));
 	for (i = 0; i < nr; i++)
 		pids[i] = spawn_hog(i, on_cpu0 ? 0 : -1, 0, start, end);
 	if (fifo)
@@ -65,9 +69,10 @@ static int rt_pressure_run(int nr, int secs, bool fifo, bool on_cpu0, struct rt_
 	r->worst_gap_ns = 0;
 	r->least_cpu_ns = UINT64_MAX;
 	for (i = 0; i < nr; i++) {
+		w = gap_log_max_wait(i, &frozen);
+		if (w > r->worst_gap_ns)
+			r->worst_gap_ns = w;
 		/* A hog kept off the CPU from the start counts too. */
-		if (hogs[i].max_gap_ns > r->worst_gap_ns)
-			r->worst_gap_ns = hogs[i].max_gap_ns;
 		if (hogs[i].edge_gap_ns > r->worst_gap_ns)
 			r->worst_gap_ns = hogs[i].edge_gap_ns;
 		if (hogs[i].cpu_ns < r->least_cpu_ns)
@@ -78,26 +83,35 @@ static int rt_pressure_run(int nr, int secs, bool fifo, bool on_cpu0, struct rt_
 
 /*
  * rtpressure NR SECS ALLOW_MS POLICY: a SCHED_FIFO hog takes the last CPU
- * for SECS beside NR normal hogs. Under POLICY no hog may go without the
- * CPU longer than under eevdf in the same boot, or than POLICY itself
- * makes NR hogs wait on one CPU without RT work (its own round robin),
- * plus one of POLICY's slices (that round robin over NR - 1: a hog pulled
- * off the RT hog's CPU joins the rotation under way and the one waiting
- * longest waits a slice more), plus ALLOW_MS; every hog gets at least a
- * quarter of an even share of the CPUs the RT hog leaves. Without a
- * deadline server, or with balancing that counts the RT-busy CPU as idle,
- * hogs left behind the RT hog wait for most of a second or for ever.
- * eevdf's run is the boot's first (kept in /tmp for the other policies):
- * its worst gap, 26-46 ms, is far below the allowance the bound adds.
+ * for SECS beside NR normal hogs, relief off. Under POLICY no hog may wait
+ * longer than twice its worst wait under eevdf in the same boot, or than
+ * POLICY itself makes NR hogs wait on one CPU without RT work (its own
+ * round robin, same boot) plus one of its slices (a hog that lands on the
+ * RT hog's CPU and is pulled off joins the rotation under way: the one
+ * waiting longest waits a slice more), plus ALLOW_MS; every hog gets at
+ * least a quarter of an even share of the CPUs the RT hog leaves. Waits
+ * are freeze-corrected (gap_log). Without a deadline server, or with
+ * balancing that counts the RT-busy CPU as idle, hogs left behind the RT
+ * hog wait for most of a second or for ever.
+ *
+ * The design arithmetic, three hogs on the one CPU the RT hog leaves:
+ * eevdf's slices (3 ms) make them wait 14-31 ms under TCG; cfs's third of
+ * sched_latency_ns (6.7 ms), 14-28 ms: within 2x eevdf's. o1 and numa give
+ * nice 0 a 100 ms slice, so a hog waits two of them, 200 ms, RT hog or
+ * not; zaphod's promotion keeps a hog off for up to 610 ms of its own, sd's
+ * staircase, out of phase, up to 640 ms (both below). 2x eevdf's worst
+ * would take other slices than these policies are defined by: they are
+ * held to their own round robin, which the RT hog must not stretch.
  */
 static int test_rtpressure(int argc, char **argv)
 {
 	unsigned long long gap, least;
 	struct rt_run ev, own, rt;
 	uint64_t bound, share, slice;
-	int nr, secs, allow, bad = 0, err;
+	int nr, secs, allow, bad = 0, err, relief;
 	char cache[64], buf[64];
 	const char *policy;
+	long reliefs;
 	FILE *f;
 
 	if (argc < 4)
@@ -109,6 +123,8 @@ static int test_rtpressure(int argc, char **argv)
 	if (nr_cpus() < 2 || nr > MAX_HOGS)
 		ksft_exit_skip("needs 2 CPUs\n");
 	ksft_set_plan(2);
+	gap_log = shared(sizeof(*gap_log));
+	relief = relief_suspend();
 
 	snprintf(cache, sizeof(cache), "/tmp/plugsched-rtpressure-eevdf-%d-%d", nr, secs);
 	memset(&ev, 0, sizeof(ev));
@@ -132,8 +148,14 @@ static int test_rtpressure(int argc, char **argv)
 	err = switch_to(policy, NULL);
 	if (err)
 		ksft_exit_fail_msg("cannot switch to %s: %s\n", policy, strerror(-err));
-	bad |= rt_pressure_run(nr, secs > 4 ? 4 : secs, false, true, &own);
+	/*
+	 * As long as the RT run: zaphod's waits are heavy-tailed (bonuses
+	 * and promotion), a 4 s window read 400 ms where 10 s read 500-600.
+	 */
+	bad |= rt_pressure_run(nr, secs, false, true, &own);
 	bad |= rt_pressure_run(nr, secs, true, false, &rt);
+	reliefs = relief_resume(relief);
+	gap_log = NULL;
 	ksft_print_msg("eevdf+FIFO: worst gap %llu ms, least CPU %llu ms\n",
 		       (unsigned long long)(ev.worst_gap_ns / MSEC),
 		       (unsigned long long)(ev.least_cpu_ns / MSEC));
@@ -147,8 +169,8 @@ static int test_rtpressure(int argc, char **argv)
 	 * its own level and epoch; out of phase with the others, it may wait
 	 * at the bottom until they have used every level left to them, up to
 	 * (NR - 1) x 20 levels x rr_interval for nice 0 (640 ms for 3 hogs at
-	 * 16 ms). The 4 s own run meets that phase in some runs only (35 or
-	 * 311 ms seen), so sd's own worst is at least the design's.
+	 * 16 ms). The own run meets that phase in some runs only (35 or
+	 * 311 ms seen in 4 s), so sd's own worst is at least the design's.
 	 */
 	slice = own.worst_gap_ns / (nr > 1 ? nr - 1 : 1);
 	if (!strcmp(policy, "sd")) {
@@ -157,16 +179,33 @@ static int test_rtpressure(int argc, char **argv)
 		if (own.worst_gap_ns < design)
 			own.worst_gap_ns = design;
 	}
-	bound = (ev.worst_gap_ns > own.worst_gap_ns ? ev.worst_gap_ns : own.worst_gap_ns) +
-		slice + allow * MSEC;
+	/*
+	 * zaphod: a hog one slot below the others (its throughput bonus,
+	 * max_tpt_bonus x delay / (delay + cpu x NR), rounded down where
+	 * theirs rounds up) waits for the next promotion, which comes every
+	 * base_promotion_interval x (NR - 1) ms, and for the slice under
+	 * way: 610 ms for 3 hogs at the defaults (255 ms, 100 ms). The own
+	 * run meets that in some runs only (400 ms in 4 s, 895 ms in 10 s).
+	 */
+	if (!strcmp(policy, "zaphod")) {
+		uint64_t design = ((uint64_t)(nr - 1) * knob_int("base_promotion_interval") +
+				   knob_int("time_slice")) * MSEC;
+
+		if (own.worst_gap_ns < design)
+			own.worst_gap_ns = design;
+	}
+	bound = 2 * ev.worst_gap_ns > own.worst_gap_ns + slice ? 2 * ev.worst_gap_ns :
+		own.worst_gap_ns + slice;
+	bound += allow * MSEC;
 	/* The CPUs but the RT hog's, shared by NR hogs; a quarter of that. */
 	share = (uint64_t)secs * NSEC * (nr_cpus() - 1) / nr / 4;
-	ksft_test_result(!bad && rt.worst_gap_ns <= bound,
-			 "%s beside a SCHED_FIFO hog: longest stall %llu ms <= %llu ms (eevdf %llu, own %llu, +slice, +%d)\n",
+	ksft_test_result(!bad && rt.worst_gap_ns <= bound && !reliefs,
+			 "%s beside a SCHED_FIFO hog: longest wait %llu ms <= %llu ms (2 x eevdf's %llu, or own %llu + slice %llu, +%d), relief off (%ld reliefs)\n",
 			 policy, (unsigned long long)(rt.worst_gap_ns / MSEC),
 			 (unsigned long long)(bound / MSEC),
 			 (unsigned long long)(ev.worst_gap_ns / MSEC),
-			 (unsigned long long)(own.worst_gap_ns / MSEC), allow);
+			 (unsigned long long)(own.worst_gap_ns / MSEC),
+			 (unsigned long long)(slice / MSEC), allow, reliefs);
 	ksft_test_result(!bad && rt.least_cpu_ns >= share,
 			 "%s beside a SCHED_FIFO hog: every hog progressed, least %llu ms >= %llu ms\n",
 			 policy, (unsigned long long)(rt.least_cpu_ns / MSEC),
