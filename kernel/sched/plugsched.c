@@ -17,6 +17,25 @@
 #include "plugsched_internal.h"
 #include "pelt.h"
 
+DEFINE_PER_CPU(unsigned long [PLUGSCHED_NR_BAL_STATS], plugsched_bal_stats);
+
+const char * const plugsched_bal_stat_names[PLUGSCHED_NR_BAL_STATS] = {
+	[PLUGSCHED_BAL_NEWIDLE]		= "newidle",
+	[PLUGSCHED_BAL_TICK]		= "tick",
+	[PLUGSCHED_BAL_KICK]		= "kick",
+	[PLUGSCHED_BAL_NUDGED]		= "nudged",
+	[PLUGSCHED_BAL_VISITED]		= "visited",
+	[PLUGSCHED_BAL_LOCKED]		= "locked",
+	[PLUGSCHED_BAL_PULLED]		= "pulled",
+	[PLUGSCHED_BAL_FAILED]		= "failed",
+	[PLUGSCHED_BAL_PINNED]		= "pinned",
+	[PLUGSCHED_BAL_WAKE_SCANNED]	= "wake_scanned",
+	[PLUGSCHED_BAL_FORK_SCANNED]	= "fork_scanned",
+	[PLUGSCHED_BAL_GROUP_ATOMICS]	= "group_atomics",
+	[PLUGSCHED_BAL_WATCH_LOCKED]	= "watch_locked",
+	[PLUGSCHED_BAL_IRQOFF_MAX_NS]	= "irqoff_max_ns",
+};
+
 /* The promise of plugsched_types.h: task_struct grows by 128 bytes at most. */
 static_assert(sizeof(struct plugsched_task) <= 128);
 

@@ -9,27 +9,13 @@
  */
 #include <linux/delay.h>
 #include <linux/plugsched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/isolation.h>
 
 #include "plugsched_internal.h"
 #include "pelt.h"
 
 #ifdef CONFIG_SMP
-
-DEFINE_PER_CPU(unsigned long [PLUGSCHED_NR_BAL_STATS], plugsched_bal_stats);
-
-const char * const plugsched_bal_stat_names[PLUGSCHED_NR_BAL_STATS] = {
-	[PLUGSCHED_BAL_NEWIDLE]		= "newidle",
-	[PLUGSCHED_BAL_TICK]		= "tick",
-	[PLUGSCHED_BAL_KICK]		= "kick",
-	[PLUGSCHED_BAL_VISITED]		= "visited",
-	[PLUGSCHED_BAL_LOCKED]		= "locked",
-	[PLUGSCHED_BAL_PULLED]		= "pulled",
-	[PLUGSCHED_BAL_FAILED]		= "failed",
-	[PLUGSCHED_BAL_PINNED]		= "pinned",
-	[PLUGSCHED_BAL_WAKE_SCANNED]	= "wake_scanned",
-	[PLUGSCHED_BAL_FORK_SCANNED]	= "fork_scanned",
-};
 
 bool plugsched_can_migrate(struct plugsched_rq *src, struct task_struct *p,
 			   int dst_cpu, bool idle)
@@ -369,6 +355,8 @@ static int plugsched_do_balance(struct plugsched_rq *this, bool idle)
  */
 int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf)
 {
+	u64 t0;
+
 	if (rq->plug.nr_running)
 		return 1;
 	if (!cpu_active(cpu_of(rq)))
@@ -376,7 +364,9 @@ int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf)
 
 	rq_unpin_lock(rq, rf);
 	plugsched_bal_count(PLUGSCHED_BAL_NEWIDLE, 1);
+	t0 = local_clock();
 	plugsched_do_balance(&rq->plug, !rq->nr_running);
+	plugsched_bal_irqoff(local_clock() - t0);
 	/*
 	 * double_lock_balance() may drop this lock for a moment; the test of
 	 * a remote tick meeting the dequeued @prev needs longer (nohz_full
@@ -505,12 +495,16 @@ static void plugsched_kick_idle(struct plugsched_rq *prq)
 /* Every other CPU that balances does so at its next tick. */
 static void plugsched_nudge(struct plugsched_rq *prq)
 {
+	unsigned long nudged = 0;
 	int cpu;
 
 	for_each_cpu_and(cpu, cpu_active_mask, housekeeping_cpumask(HK_TYPE_DOMAIN)) {
-		if (cpu != prq->cpu)
+		if (cpu != prq->cpu) {
 			WRITE_ONCE(cpu_rq(cpu)->plug.next_balance, jiffies);
+			nudged++;
+		}
 	}
+	plugsched_bal_count(PLUGSCHED_BAL_NUDGED, nudged);
 }
 
 /* Called from sched_tick() with interrupts off and the rq unlocked. */
@@ -520,6 +514,7 @@ void __plugsched_tick_balance(struct rq *rq)
 	unsigned long now = jiffies;
 	unsigned int ms;
 	bool idle;
+	u64 t0;
 
 	/* Nothing may be queued in the fair class while it is skipped. */
 	if (IS_ENABLED(CONFIG_PLUGSCHED_DEBUG) && plugsched_all())
@@ -560,10 +555,12 @@ void __plugsched_tick_balance(struct rq *rq)
 	ms = idle ? plugsched_cur_ops->idle_balance_ms : plugsched_cur_ops->balance_ms;
 	WRITE_ONCE(prq->next_balance, now + max(msecs_to_jiffies(ms), 1UL));
 
+	t0 = local_clock();
 	raw_spin_rq_lock(rq);
 	plugsched_bal_count(PLUGSCHED_BAL_TICK, 1);
 	plugsched_do_balance(prq, idle);
 	raw_spin_rq_unlock(rq);
+	plugsched_bal_irqoff(local_clock() - t0);
 }
 
 #else /* !CONFIG_SMP */

@@ -34,9 +34,11 @@ static inline unsigned long plugsched_tg_shares(struct task_group *tg)
 static void plugsched_group_add(struct task_group *tg, s64 weight)
 {
 	while (tg != &root_task_group) {
+		plugsched_bal_count(PLUGSCHED_BAL_GROUP_ATOMICS, 2);
 		atomic64_add(weight, &tg->plug.load);
 		if (atomic_inc_return(&tg->plug.nr) != 1)
 			return;
+		plugsched_bal_count(PLUGSCHED_BAL_GROUP_ATOMICS, 1);
 		/* Whatever a racing update left in @contrib is counted already. */
 		weight = plugsched_tg_shares(tg);
 		weight -= atomic64_xchg(&tg->plug.contrib, weight);
@@ -48,9 +50,11 @@ static void plugsched_group_add(struct task_group *tg, s64 weight)
 static void plugsched_group_sub(struct task_group *tg, s64 weight)
 {
 	while (tg != &root_task_group) {
+		plugsched_bal_count(PLUGSCHED_BAL_GROUP_ATOMICS, 2);
 		atomic64_sub(weight, &tg->plug.load);
 		if (!atomic_dec_and_test(&tg->plug.nr))
 			return;
+		plugsched_bal_count(PLUGSCHED_BAL_GROUP_ATOMICS, 1);
 		weight = atomic64_xchg(&tg->plug.contrib, 0);
 		tg = tg->parent;
 	}
@@ -79,9 +83,11 @@ static void plugsched_group_refresh(struct task_group *tg, unsigned long shares)
 
 	if (atomic64_read(&tg->plug.contrib) == (s64)shares || !atomic_read(&tg->plug.nr))
 		return;
+	plugsched_bal_count(PLUGSCHED_BAL_GROUP_ATOMICS, 2);
 	old = atomic64_xchg(&tg->plug.contrib, shares);
 	atomic64_add(shares - old, &tg->parent->plug.load);
 	if (unlikely(!atomic_read(&tg->plug.nr))) {
+		plugsched_bal_count(PLUGSCHED_BAL_GROUP_ATOMICS, 2);
 		old = atomic64_xchg(&tg->plug.contrib, 0);
 		atomic64_sub(old, &tg->parent->plug.load);
 	}

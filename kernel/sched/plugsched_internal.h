@@ -450,17 +450,17 @@ static inline void plugsched_release(struct rq *rq, struct task_struct *next)
 		__plugsched_release(rq);
 }
 
-/* plugsched_balance.c: the class's SMP hooks and what placement shares */
-#ifdef CONFIG_SMP
 /*
- * What balancing and placement cost, counted per CPU where the work is
- * done (debugfs plug_balance sums them): a this_cpu_add() each, no shared
- * cache line written.
+ * What balancing, placement and the core's shared bookkeeping cost,
+ * counted per CPU where the work is done (debugfs plug_balance sums them;
+ * plugsched.c holds them): a this_cpu_add() each, no shared cache line
+ * written. PLUGSCHED_BAL_IRQOFF_MAX_NS is a maximum, not a count.
  */
 enum plugsched_bal_stat {
 	PLUGSCHED_BAL_NEWIDLE,		/* balances of a CPU about to idle */
 	PLUGSCHED_BAL_TICK,		/* periodic balances from the tick */
 	PLUGSCHED_BAL_KICK,		/* idle CPUs woken to pull */
+	PLUGSCHED_BAL_NUDGED,		/* CPUs told to balance at their next tick */
 	PLUGSCHED_BAL_VISITED,		/* CPUs looked at for the busiest */
 	PLUGSCHED_BAL_LOCKED,		/* remote runqueue locks taken */
 	PLUGSCHED_BAL_PULLED,		/* tasks moved */
@@ -468,6 +468,9 @@ enum plugsched_bal_stat {
 	PLUGSCHED_BAL_PINNED,		/* busiest CPUs passed over: none to take */
 	PLUGSCHED_BAL_WAKE_SCANNED,	/* CPUs looked at for a waking task */
 	PLUGSCHED_BAL_FORK_SCANNED,	/* ... for a new or exec'ing one */
+	PLUGSCHED_BAL_GROUP_ATOMICS,	/* atomics on task groups' shared load */
+	PLUGSCHED_BAL_WATCH_LOCKED,	/* remote runqueue locks of the watchdog */
+	PLUGSCHED_BAL_IRQOFF_MAX_NS,	/* longest balance with interrupts off */
 	PLUGSCHED_NR_BAL_STATS
 };
 
@@ -479,6 +482,15 @@ static inline void plugsched_bal_count(enum plugsched_bal_stat stat, unsigned lo
 	this_cpu_add(plugsched_bal_stats[stat], n);
 }
 
+/* A balance that ran @ns with interrupts off: keep this CPU's longest. */
+static inline void plugsched_bal_irqoff(u64 ns)
+{
+	if (ns > this_cpu_read(plugsched_bal_stats[PLUGSCHED_BAL_IRQOFF_MAX_NS]))
+		this_cpu_write(plugsched_bal_stats[PLUGSCHED_BAL_IRQOFF_MAX_NS], ns);
+}
+
+/* plugsched_balance.c: the class's SMP hooks and what placement shares */
+#ifdef CONFIG_SMP
 int plugsched_balance_newidle(struct rq *rq, struct rq_flags *rf);
 int select_task_rq_plug(struct task_struct *p, int prev_cpu, int wake_flags);
 unsigned long plugsched_rq_load(struct plugsched_rq *prq);

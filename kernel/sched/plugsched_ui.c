@@ -386,17 +386,20 @@ DEFINE_SHOW_ATTRIBUTE(plug_util);
 
 /*
  * The balancing's work since boot (plugsched_balance.c): a line per
- * counter, its sum over the CPUs and then each possible CPU's count.
+ * counter, its sum over the CPUs (for irqoff_max_ns their maximum) and
+ * then each possible CPU's count.
  */
 static int plug_balance_show(struct seq_file *m, void *v)
 {
 	int i, cpu;
 
 	for (i = 0; i < PLUGSCHED_NR_BAL_STATS; i++) {
-		unsigned long sum = 0;
+		unsigned long sum = 0, n;
 
-		for_each_possible_cpu(cpu)
-			sum += per_cpu(plugsched_bal_stats[i], cpu);
+		for_each_possible_cpu(cpu) {
+			n = per_cpu(plugsched_bal_stats[i], cpu);
+			sum = i == PLUGSCHED_BAL_IRQOFF_MAX_NS ? max(sum, n) : sum + n;
+		}
 		seq_printf(m, "%s %lu", plugsched_bal_stat_names[i], sum);
 		for_each_possible_cpu(cpu)
 			seq_printf(m, " %lu", per_cpu(plugsched_bal_stats[i], cpu));

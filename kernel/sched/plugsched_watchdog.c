@@ -160,6 +160,8 @@ static bool plugsched_stalled(struct rq *rq, unsigned long limit, char *why, siz
 	bool found = false;
 	struct rq_flags rf;
 
+	if (cpu_of(rq) != raw_smp_processor_id())
+		plugsched_bal_count(PLUGSCHED_BAL_WATCH_LOCKED, 1);
 	rq_lock_irqsave(rq, &rf);
 	if (plugsched_rq_bypass(&rq->plug))
 		goto out;
@@ -273,7 +275,7 @@ static void plugsched_watchdog_fn(struct kthread_work *work)
 }
 
 static DEFINE_PER_CPU(unsigned long, plugsched_next_watch);
-static DEFINE_PER_CPU(int, plugsched_watch_cpu);
+static DEFINE_PER_CPU(unsigned int, plugsched_watch_step);
 
 /**
  * plugsched_tick_watch - the watchdog's check from a CPU's tick
@@ -282,13 +284,16 @@ static DEFINE_PER_CPU(int, plugsched_watch_cpu);
  * Once a watchdog period each ticking CPU checks its own runqueue and, in
  * turn, one other online CPU's (a CPU the policy leaves idle beside a
  * runnable task may not tick). The worker's scan can be held off, by RT
- * tasks or by what the worker waits for; the tick cannot.
+ * tasks or by what the worker waits for; the tick cannot. The other CPU
+ * is this one plus a step that grows by one each period: CPUs whose
+ * periods fall in the same jiffy check different runqueues, not all the
+ * same one.
  */
 void plugsched_tick_watch(struct rq *rq)
 {
 	unsigned long limit = msecs_to_jiffies(READ_ONCE(plugsched_watchdog_ms));
 	unsigned long *next = this_cpu_ptr(&plugsched_next_watch);
-	int *other = this_cpu_ptr(&plugsched_watch_cpu);
+	unsigned int *step = this_cpu_ptr(&plugsched_watch_step);
 	char why[sizeof(plugsched_eject_why)];
 	int cpu;
 
@@ -299,12 +304,11 @@ void plugsched_tick_watch(struct rq *rq)
 	if (time_before(jiffies, *next))
 		return;
 	*next = jiffies + plugsched_watchdog_period();
-	cpu = cpumask_next(*other, cpu_online_mask);
-	if (cpu >= nr_cpu_ids)
-		cpu = cpumask_first(cpu_online_mask);
-	*other = cpu;
+	*step = *step % nr_cpu_ids + 1;
+	cpu = (cpu_of(rq) + *step) % nr_cpu_ids;
 	if (plugsched_stalled(rq, limit, why, sizeof(why)) ||
-	    (cpu != cpu_of(rq) && plugsched_stalled(cpu_rq(cpu), limit, why, sizeof(why))))
+	    (cpu != cpu_of(rq) && cpu_online(cpu) &&
+	     plugsched_stalled(cpu_rq(cpu), limit, why, sizeof(why))))
 		plugsched_eject(why);
 }
 

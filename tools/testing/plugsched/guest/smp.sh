@@ -1,8 +1,8 @@
 #!/bin/sh
 # smp.sh POLICY: a policy chosen at boot on 4 CPUs: equal hogs share them
 # (Jain index), a task keeps to its affinity mask and released hogs spread,
-# an idle CPU finds a free task behind a CPU of pinned ones, CPU hotplug
-# under load.
+# an idle CPU finds a free task behind a CPU of pinned ones, the balancing
+# counters count, CPU hotplug under load.
 # shellcheck source=lib.sh
 . /guest/lib.sh
 case $1 in
@@ -20,5 +20,6 @@ sd)
 esac
 t plugsched_test affinity
 t plugsched_test pinnedbusy
+t plugsched_test balcounters
 t plugsched_test hotplug 3
 finish

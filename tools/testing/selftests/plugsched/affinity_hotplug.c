@@ -147,6 +147,74 @@ static int test_pinnedbusy(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * balcounters: the counters of plug_balance that pinnedbusy does not
+ * judge move with the work they count, under a plugged policy. For 2.5 s:
+ * a hog pinned to CPU 1 waits there behind a SCHED_FIFO hog for 1 s (CPU
+ * 1 has the others balance at their next tick: nudged), a task in an
+ * autogroup of its own sleeps 1 ms 500 times (each enqueue and dequeue of
+ * a grouped task is two atomics on its group at least: group_atomics >=
+ * 2000), every ticking CPU checks another's runqueue once a watchdog
+ * period, 1 s at most (watch_locked), and balances run with interrupts off
+ * (irqoff_max_ns: above 0, under a second).
+ */
+static int test_balcounters(int argc, char **argv)
+{
+	static const char * const keys[] = { "nudged", "group_atomics", "watch_locked" };
+	uint64_t start = now_ns(CLOCK_MONOTONIC) + 100 * MSEC;
+	long long before[3], after[3], irqoff;
+	pid_t hog, rt, sleeper;
+	int i;
+
+	if (nr_cpus() < 2)
+		ksft_exit_skip("needs 2 CPUs\n");
+	if (!strcmp(active_policy(), "eevdf"))
+		ksft_exit_skip("eevdf: the plugged balancing's counters do not count\n");
+	for (i = 0; i < 3; i++)
+		before[i] = file_key(PLUG_BALANCE, keys[i]);
+	ksft_set_plan(4);
+
+	sleeper = fork();
+	if (sleeper == 0) {
+		setsid();
+		for (i = 0; i < 500; i++)
+			usleep(1000);
+		_exit(0);
+	}
+	memset(hogs, 0, sizeof(struct hog));
+	hog = spawn_hog(0, 1, 0, start, start + 1500 * MSEC);
+	rt = fork();
+	if (rt == 0) {
+		struct sched_param sp = { .sched_priority = 50 };
+
+		pin(0, 1);
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(3);
+		while (now_ns(CLOCK_MONOTONIC) < start + 1000 * MSEC)
+			;
+		_exit(0);
+	}
+	if (reap(rt) || reap(hog) || reap(sleeper))
+		ksft_exit_fail_msg("a task of the test failed\n");
+	usleep(1000000);
+	for (i = 0; i < 3; i++)
+		after[i] = file_key(PLUG_BALANCE, keys[i]);
+	irqoff = file_key(PLUG_BALANCE, "irqoff_max_ns");
+	ksft_test_result(before[0] >= 0 && after[0] > before[0],
+			 "%s: a hog behind a SCHED_FIFO hog on CPU 1 had %lld CPUs nudged (> 0)\n",
+			 active_policy(), after[0] - before[0]);
+	ksft_test_result(before[1] >= 0 && after[1] - before[1] >= 2000,
+			 "%s: 500 sleeps of a task in an autogroup: %lld group atomics (>= 2000)\n",
+			 active_policy(), after[1] - before[1]);
+	ksft_test_result(before[2] >= 0 && after[2] > before[2],
+			 "%s: the watchdog locked another CPU's runqueue %lld times in 2.5 s (> 0)\n",
+			 active_policy(), after[2] - before[2]);
+	ksft_test_result(irqoff > 0 && irqoff < 1000 * MSEC,
+			 "%s: the longest balance with interrupts off took %lld ns (> 0, < 1 s)\n",
+			 active_policy(), irqoff);
+	return 0;
+}
+
 /* hotplug ROUNDS: CPUs 1.. go offline and online under load; all finish. */
 static int test_hotplug(int argc, char **argv)
 {
@@ -209,5 +277,7 @@ PLUGSCHED_TEST("affinity", test_affinity, "",
 	       "masks are honoured; hogs freed from CPU 0 spread out");
 PLUGSCHED_TEST("pinnedbusy", test_pinnedbusy, "",
 	       "an idle CPU takes a free task past a busier CPU whose tasks are pinned");
+PLUGSCHED_TEST("balcounters", test_balcounters, "",
+	       "nudges, group atomics, the watchdog's remote locks and IRQs-off time are counted");
 PLUGSCHED_TEST("hotplug", test_hotplug, "[ROUNDS]",
 	       "CPUs 1.. go offline and online under load; all tasks finish");
